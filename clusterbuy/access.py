@@ -1,0 +1,102 @@
+"""Who may see and do what: the only permission-checked fetches (Zulip's `access_*`).
+
+One rule for visibility: an object is reachable when its organisation is the user's.
+Anything else answers 404, so ids of other organisations leak nothing. Roles gate writes.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.utils.translation import gettext as _
+
+from .models import Membership, Procurement, Role
+
+
+class Capability(StrEnum):
+    EDIT_PROCUREMENT = "edit_procurement"
+    EDIT_REQUIREMENTS = "edit_requirements"
+    EDIT_VENDORS = "edit_vendors"
+    SCORE_BIDS = "score_bids"
+    RUN_TCO = "run_tco"
+    DOWNLOAD_REPORTS = "download_reports"
+    ADVANCE_STAGE = "advance_stage"
+    DECIDE = "decide"
+    MANAGE_TOKENS = "manage_tokens"
+
+
+ROLE_CAPABILITIES: dict[str, frozenset[Capability]] = {
+    Role.ADMIN: frozenset(Capability),
+    Role.IT_LEAD: frozenset(
+        {
+            Capability.EDIT_PROCUREMENT,
+            Capability.EDIT_REQUIREMENTS,
+            Capability.SCORE_BIDS,
+            Capability.RUN_TCO,
+            Capability.ADVANCE_STAGE,
+        }
+    ),
+    Role.PROCUREMENT: frozenset(
+        {
+            Capability.EDIT_PROCUREMENT,
+            Capability.EDIT_VENDORS,
+            Capability.SCORE_BIDS,
+            Capability.RUN_TCO,
+            Capability.ADVANCE_STAGE,
+        }
+    ),
+    Role.MANAGER: frozenset(
+        {
+            Capability.EDIT_PROCUREMENT,
+            Capability.SCORE_BIDS,
+            Capability.RUN_TCO,
+            Capability.DOWNLOAD_REPORTS,
+            Capability.ADVANCE_STAGE,
+            Capability.DECIDE,
+        }
+    ),
+    Role.VIEWER: frozenset(),
+}
+
+
+def membership_of(user) -> Membership | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    try:
+        return user.membership
+    except Membership.DoesNotExist:
+        return None
+
+
+def can(user, capability: Capability) -> bool:
+    membership = membership_of(user)
+    return membership is not None and capability in ROLE_CAPABILITIES.get(
+        membership.role, frozenset()
+    )
+
+
+def require(user, capability: Capability) -> None:
+    if not can(user, capability):
+        raise PermissionDenied(_("Your role does not allow this action."))
+
+
+def organisation_of(user):
+    membership = membership_of(user)
+    if membership is None:
+        raise PermissionDenied(_("You are not a member of any organisation."))
+    return membership.organisation
+
+
+def access_procurement(user, pk, capability: Capability | None = None) -> Procurement:
+    """The procurement `pk` if the user's organisation owns it (else 404)."""
+    try:
+        procurement = (
+            Procurement.objects.for_user(user).select_related("organisation").get(pk=pk)
+        )
+    except (Procurement.DoesNotExist, ValueError, TypeError):
+        raise Http404(_("No such procurement.")) from None
+    if capability is not None:
+        require(user, capability)
+    return procurement

@@ -1,0 +1,31 @@
+"""Consistent API errors: 400 with per-field messages; Django's 404/403 as DRF's."""
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from .services import ServiceError
+
+
+def service_error_response(exc: ServiceError) -> Response:
+    field = exc.field or "non_field_errors"
+    return Response({field: [exc.message]}, status=status.HTTP_400_BAD_REQUEST)
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, ServiceError):
+        return service_error_response(exc)
+    if isinstance(exc, DjangoValidationError):
+        detail = (
+            exc.message_dict
+            if hasattr(exc, "error_dict")
+            else {"non_field_errors": exc.messages}
+        )
+        exc = exceptions.ValidationError(detail)
+    # Errors raised by the pure engines carry the field at fault.
+    field = getattr(exc, "field", None)
+    message = getattr(exc, "message", None)
+    if isinstance(exc, ValueError) and field and message:
+        return Response({field: [str(message)]}, status=status.HTTP_400_BAD_REQUEST)
+    return drf_exception_handler(exc, context)

@@ -1,0 +1,73 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .models import Membership, Procurement, Role, Stage
+
+
+class ProcurementForm(forms.ModelForm):
+    class Meta:
+        model = Procurement
+        fields = [
+            "name",
+            "description",
+            "currency",
+            "budget_min",
+            "budget_max",
+            "horizon_years",
+            "deployment_site",
+            "city",
+            "data_sensitivity",
+            "ops_staff_count",
+            "slurm_experience",
+            "kubernetes_experience",
+        ]
+        widgets = {"description": forms.Textarea(attrs={"rows": 3})}
+
+    def __init__(self, *args, organisation=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.organisation = organisation
+        self.fields["horizon_years"].widget = forms.Select(
+            choices=[(3, _("3 years")), (4, _("4 years")), (5, _("5 years"))]
+        )
+
+    def clean_horizon_years(self):
+        value = self.cleaned_data["horizon_years"]
+        if not 3 <= value <= 5:
+            raise forms.ValidationError(_("The planning horizon is 3 to 5 years."))
+        return value
+
+    def clean(self):
+        data = super().clean()
+        low, high = data.get("budget_min"), data.get("budget_max")
+        if low is not None and high is not None and low > high:
+            self.add_error(
+                "budget_max",
+                _("The budget's upper bound must not be below its lower bound."),
+            )
+        for field in ("budget_min", "budget_max"):
+            if data.get(field) is not None and data[field] < 0:
+                self.add_error(field, _("A budget cannot be negative."))
+        return data
+
+    def validate_unique(self):
+        # The organisation is not a form field; uniqueness is checked by the service.
+        pass
+
+
+class StageChangeForm(forms.Form):
+    to_stage = forms.TypedChoiceField(choices=Stage.choices, coerce=int)
+    note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class TokenForm(forms.Form):
+    username = forms.ChoiceField(label=_("Member"))
+
+    def __init__(self, *args, organisation=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        members = Membership.objects.filter(organisation=organisation).select_related(
+            "user"
+        )
+        self.fields["username"].choices = [
+            (m.user.username, f"{m.user.username} ({Role(m.role).label})")
+            for m in members
+        ]
