@@ -1,0 +1,24 @@
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def test_vendor_engines_import_without_loading_django():
+    code = (
+        "import sys\n"
+        "import vendors.compliance, vendors.detectors, vendors.importing, "
+        "vendors.scoring\n"
+        "loaded = [m for m in sys.modules if m == 'django' or m.startswith('django.')]\n"
+        "print(','.join(loaded))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(REPO), "PATH": ""},
+    )
+    assert result.stdout.strip() == ""

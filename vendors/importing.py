@@ -1,0 +1,341 @@
+"""Import a bid's line items from an XLSX or CSV upload, and build the blank template.
+
+Pure engine, no Django: bytes in, frozen rows out. All-or-nothing: every bad row is
+reported with its spreadsheet row number (header = row 1) in one ``LineItemImportError``
+and nothing is returned, so a half-imported bid never reaches the comparison.
+
+The file type is decided by content, not by the name a browser sent: a ZIP signature
+means XLSX (then opened with openpyxl), anything else must decode as UTF-8 (with or
+without BOM) or GBK text, the two encodings Excel writes CSV in on Chinese Windows.
+CSV is read with the standard ``csv`` module rather than pandas so that ragged rows
+become per-row errors instead of one parser failure, and row numbers stay exact.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import BinaryIO
+
+import openpyxl
+
+__all__ = [
+    "CATEGORIES",
+    "LineItemImportError",
+    "LineItemRow",
+    "RowError",
+    "build_template_csv",
+    "build_template_xlsx",
+    "escape_cell",
+    "parse_line_items",
+]
+
+CATEGORIES = (
+    "gpu_servers",
+    "network",
+    "storage",
+    "software",
+    "installation",
+    "support",
+    "power_cooling",
+    "training",
+    "other",
+)
+COLUMNS = ("category", "description", "quantity", "unit_price", "recurring")
+MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+MAX_UNZIPPED_BYTES = 50 * 1024 * 1024  # guards against zip bombs
+MAX_ROWS = 5000
+
+_ZIP_MAGIC = b"PK\x03\x04"
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # legacy .xls
+
+_HEADER_ALIASES = {
+    "category": "category", "类别": "category", "类型": "category", "分类": "category",
+    "description": "description", "描述": "description", "说明": "description",
+    "名称": "description",
+    "quantity": "quantity", "qty": "quantity", "数量": "quantity",
+    "unit_price": "unit_price", "unit price": "unit_price", "单价": "unit_price",
+    "单价(元)": "unit_price", "单价（元）": "unit_price",
+    "recurring": "recurring", "是否年付": "recurring", "按年": "recurring",
+    "是否按年": "recurring", "年付": "recurring",
+}  # fmt: skip
+_CATEGORY_ALIASES = {
+    "gpu服务器": "gpu_servers", "gpu 服务器": "gpu_servers", "服务器": "gpu_servers",
+    "网络": "network", "存储": "storage", "软件": "software",
+    "安装": "installation", "安装实施": "installation", "实施": "installation",
+    "支持": "support", "维保": "support", "运维": "support", "技术支持": "support",
+    "电力制冷": "power_cooling", "供电制冷": "power_cooling", "电力与制冷": "power_cooling",
+    "培训": "training", "其他": "other", "其它": "other",
+}  # fmt: skip
+_TRUE = {"yes", "true", "1", "是", "y"}
+_FALSE = {"no", "false", "0", "否", "n"}
+_FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+@dataclass(frozen=True)
+class RowError:
+    row: int  # spreadsheet row number, header = 1
+    column: str  # canonical column name, "" for the whole row/file
+    message: str
+
+    def __str__(self) -> str:
+        where = f"row {self.row}" + (f", {self.column}" if self.column else "")
+        return f"{where}: {self.message}"
+
+
+class LineItemImportError(ValueError):
+    """The upload cannot be imported; ``errors`` lists every problem found."""
+
+    def __init__(self, errors: list[RowError]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(str(e) for e in errors[:20]))
+
+
+@dataclass(frozen=True)
+class LineItemRow:
+    row: int
+    category: str
+    description: str
+    quantity: Decimal
+    unit_price: Decimal
+    recurring: bool
+    amount: Decimal = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "amount", self.quantity * self.unit_price)
+
+
+def _file_error(message: str) -> LineItemImportError:
+    return LineItemImportError([RowError(0, "", message)])
+
+
+def _cell_text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def _xlsx_rows(data: bytes) -> list[list[str]]:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            names = archive.namelist()
+            unzipped = sum(info.file_size for info in archive.infolist())
+    except zipfile.BadZipFile as exc:
+        raise _file_error("the file is not a valid XLSX workbook") from exc
+    if "[Content_Types].xml" not in names or not any(
+        n.startswith("xl/") for n in names
+    ):
+        raise _file_error("the file is a ZIP archive but not an XLSX workbook")
+    if unzipped > MAX_UNZIPPED_BYTES:
+        raise _file_error("the workbook is too large once unpacked")
+    try:
+        workbook = openpyxl.load_workbook(
+            io.BytesIO(data), read_only=True, data_only=True
+        )
+    except Exception as exc:  # openpyxl raises many unrelated types on bad files
+        raise _file_error("the XLSX workbook could not be read") from exc
+    try:
+        sheet = workbook.worksheets[0]
+        rows = [[_cell_text(v) for v in r] for r in sheet.iter_rows(values_only=True)]
+    finally:
+        workbook.close()
+    return rows
+
+
+def _decode_text(data: bytes) -> str:
+    if b"\x00" in data:
+        raise _file_error("the file is neither XLSX nor a CSV text file")
+    for encoding in ("utf-8-sig", "gbk"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise _file_error("the CSV is not UTF-8 or GBK encoded")
+
+
+def _csv_rows(data: bytes) -> list[list[str]]:
+    """Rows of a CSV; one record is one spreadsheet row even if a quoted cell spans
+    lines, so record numbers match what the user sees in Excel."""
+    text = _decode_text(data)
+    try:
+        return [
+            [c.strip() for c in r] for r in csv.reader(io.StringIO(text, newline=""))
+        ]
+    except csv.Error as exc:
+        raise _file_error(f"the CSV could not be parsed: {exc}") from exc
+
+
+def _map_header(header: list[str]) -> tuple[dict[str, int], list[RowError]]:
+    positions: dict[str, int] = {}
+    errors: list[RowError] = []
+    for index, raw in enumerate(header):
+        name = _HEADER_ALIASES.get(raw.strip().lstrip("\ufeff").lower())
+        if name is None:
+            continue  # extra columns (totals, notes) are ignored
+        if name in positions:
+            errors.append(RowError(1, name, f"column appears twice ({raw!r})"))
+        positions[name] = index
+    for name in COLUMNS:
+        if name not in positions:
+            errors.append(RowError(1, name, "missing column"))
+    return positions, errors
+
+
+def _decimal(text: str) -> Decimal | None:
+    cleaned = text.replace(",", "").replace("¥", "").replace("￥", "").strip()
+    try:
+        value = Decimal(cleaned)
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() else None
+
+
+def _parse_row(
+    number: int, cells: dict[str, str]
+) -> tuple[LineItemRow | None, list[RowError]]:
+    errors: list[RowError] = []
+    raw_category = cells["category"].lower()
+    category = _CATEGORY_ALIASES.get(
+        raw_category, raw_category.replace(" ", "_").replace("-", "_")
+    )
+    if category not in CATEGORIES:
+        errors.append(
+            RowError(
+                number,
+                "category",
+                f"unknown category {cells['category']!r}; use one of {', '.join(CATEGORIES)}",
+            )
+        )
+    description = cells["description"]
+    if not description:
+        errors.append(RowError(number, "description", "required"))
+    quantity = _decimal(cells["quantity"])
+    if quantity is None or quantity <= 0:
+        errors.append(
+            RowError(
+                number,
+                "quantity",
+                f"must be a number above 0, got {cells['quantity']!r}",
+            )
+        )
+    unit_price = _decimal(cells["unit_price"])
+    if unit_price is None or unit_price < 0:
+        errors.append(
+            RowError(
+                number,
+                "unit_price",
+                f"must be a number of at least 0, got {cells['unit_price']!r}",
+            )
+        )
+    flag = cells["recurring"].lower()
+    if flag not in _TRUE | _FALSE:
+        errors.append(
+            RowError(
+                number,
+                "recurring",
+                f"must be yes/no, true/false, 1/0 or 是/否, got {cells['recurring']!r}",
+            )
+        )
+    if errors or quantity is None or unit_price is None:
+        return None, errors
+    row = LineItemRow(
+        number, category, description, quantity, unit_price, flag in _TRUE
+    )
+    return row, []
+
+
+def parse_line_items(fileobj: BinaryIO, filename: str) -> list[LineItemRow]:
+    """Parse an uploaded line-item sheet; raise ``LineItemImportError`` listing every
+    problem. ``filename`` is used only in messages about legacy .xls files: the type is
+    detected from the content. File-level errors carry row 0.
+    """
+    data = fileobj.read(MAX_UPLOAD_BYTES + 1)
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise _file_error(
+            f"the file is larger than {MAX_UPLOAD_BYTES // 1024 // 1024} MB"
+        )
+    if not data.strip():
+        raise _file_error("the file is empty")
+    if data.startswith(_OLE_MAGIC):
+        raise _file_error(
+            f"{filename}: legacy .xls is not supported; save as .xlsx or CSV"
+        )
+    rows = _xlsx_rows(data) if data.startswith(_ZIP_MAGIC) else _csv_rows(data)
+    if not rows:
+        raise _file_error("the file is empty")
+    positions, errors = _map_header(rows[0])
+    if errors:
+        raise LineItemImportError(errors)
+    parsed: list[LineItemRow] = []
+    for number, cells in enumerate(rows[1:], start=2):
+        if not any(c for c in cells):
+            continue
+        if len(parsed) + len(errors) >= MAX_ROWS:
+            errors.append(RowError(number, "", f"more than {MAX_ROWS} rows"))
+            break
+        values = {
+            name: (cells[i] if i < len(cells) else "") for name, i in positions.items()
+        }
+        row, row_errors = _parse_row(number, values)
+        errors.extend(row_errors)
+        if row is not None:
+            parsed.append(row)
+    if not parsed and not errors:
+        errors.append(RowError(2, "", "no line items below the header"))
+    if errors:
+        raise LineItemImportError(errors)
+    return parsed
+
+
+_EXAMPLE_ROWS = (
+    (
+        "gpu_servers",
+        "8x H100 SXM server, 2x CPU, 2 TB RAM",
+        16,
+        Decimal("2700000.00"),
+        "no",
+    ),
+    ("support", "24x7 hardware support, per year", 1, Decimal("350000.00"), "yes"),
+)
+
+
+def build_template_xlsx() -> bytes:
+    """A workbook with the header and two example rows, for users to fill in."""
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    sheet.title = "line_items"
+    sheet.append(list(COLUMNS))
+    for category, description, quantity, unit_price, recurring in _EXAMPLE_ROWS:
+        sheet.append([category, description, quantity, float(unit_price), recurring])
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+def build_template_csv() -> bytes:
+    """The same template as CSV, UTF-8 with BOM so Excel opens Chinese text correctly."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(COLUMNS)
+    for row in _EXAMPLE_ROWS:
+        writer.writerow([escape_cell(v) if isinstance(v, str) else v for v in row])
+    return buffer.getvalue().encode("utf-8-sig")
+
+
+def escape_cell(value: object) -> object:
+    """Neutralise spreadsheet formula injection in exported cells.
+
+    Text starting with = + - @ tab or CR is prefixed with an apostrophe so Excel and
+    LibreOffice show it as text instead of evaluating it (OWASP, "CSV Injection").
+    Non-text values are returned unchanged: numbers cannot carry a formula.
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_PREFIXES):
+        return "'" + value
+    return value
