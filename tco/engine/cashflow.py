@@ -1,0 +1,286 @@
+"""Deterministic TCO: monthly cash flows of the on-prem cluster and of each cloud option.
+
+All money is in the scenario currency. The conventions below are the whole model; they
+are exported as ``CONVENTIONS`` so the report prints exactly what the engine does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .inputs import CAPEX_CATEGORIES, TcoInputs
+from .version import ENGINE_VERSION
+
+HOURS_PER_YEAR = 8760
+MONTHS_PER_YEAR = 12
+OPEX_CATEGORIES: tuple[str, ...] = (
+    "energy",
+    "colocation",
+    "support",
+    "software",
+    "staff",
+    "failures",
+)
+COST_CATEGORIES: tuple[str, ...] = CAPEX_CATEGORIES + OPEX_CATEGORIES + ("residual",)
+CLOUD_OPTIONS: tuple[str, ...] = ("on_demand", "reserved", "spot")
+
+CONVENTIONS: list[str] = [
+    "All amounts are in the scenario currency; defaults are stored in CNY and divided "
+    "by fx_usd_cny for USD scenarios.",
+    "Capex is paid at month 0 (not discounted).",
+    "Operating costs accrue monthly (annual amount / 12) and each year's total is "
+    "discounted at the end of that year: factor 1 / (1 + discount_rate)^year.",
+    "Hardware capex = gpu_servers + network + storage capex lines.",
+    "Energy per year = it_power_kw x load_factor x pue x 8760 h x electricity price, "
+    "escalated by electricity_escalation from year 2.",
+    "Colocation per year = it_power_kw x colocation_per_kw_month x 12.",
+    "Support per year = hardware capex x support_rate, paid only for months after "
+    "warranty_years.",
+    "Failures per year = hardware capex x annual_failure_rate x replacement_cost_share "
+    "(every year, warranty cover not netted out).",
+    "Staff per year = staff_fte x staff_cost_per_fte_year, escalated by "
+    "staff_escalation from year 2; software_per_year is flat.",
+    "Residual value = hardware capex x residual_value_rate, a negative cost at the end "
+    "of the horizon (discounted with the last year).",
+    "Total cost is nominal (undiscounted) with the residual subtracted; NPV discounts "
+    "it as above.",
+    "Useful GPU-hours = gpu_count x 8760 x utilization per year; cost per GPU-hour = "
+    "total / useful GPU-hours over the horizon.",
+    "Cloud buys only the useful GPU-hours at a flat price: on-demand and reserved "
+    "hours = useful hours; spot hours = useful hours x (1 + spot_overhead) for work "
+    "lost to interruptions.",
+    "Break-even month: first month in which cumulative nominal on-prem cost "
+    "(residual counted in the last month) is at or below the cloud option's; null "
+    "when that never happens within the horizon.",
+    "Hybrid: on-prem sized for (1 - hybrid_cloud_share) of the GPU-hours with all "
+    "on-prem costs scaled linearly; the rest runs on cloud spot.",
+]
+
+
+@dataclass(frozen=True)
+class TcoResult:
+    engine_version: str
+    currency: str
+    horizon_years: int
+    years: list[dict[str, float]]
+    totals_by_category: dict[str, float]
+    capex_total: float
+    hardware_capex: float
+    total_cost: float
+    npv_cost: float
+    useful_gpu_hours: float
+    cost_per_gpu_hour: float
+    cloud: dict[str, dict[str, float]]
+    break_even_month: dict[str, int | None]
+    hybrid: dict[str, float]
+    energy_mwh_per_year: float
+    cumulative: dict[str, list[float]]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-serialisable; money rounded to 2 decimals."""
+        return {
+            "engine_version": self.engine_version,
+            "currency": self.currency,
+            "horizon_years": self.horizon_years,
+            "years": [
+                {k: (v if k == "year" else _money(v)) for k, v in row.items()}
+                for row in self.years
+            ],
+            "totals_by_category": _money_dict(self.totals_by_category),
+            "capex_total": _money(self.capex_total),
+            "hardware_capex": _money(self.hardware_capex),
+            "total_cost": _money(self.total_cost),
+            "npv_cost": _money(self.npv_cost),
+            "useful_gpu_hours": round(self.useful_gpu_hours, 2),
+            "cost_per_gpu_hour": round(self.cost_per_gpu_hour, 4),
+            "cloud": {
+                option: {
+                    "total": _money(v["total"]),
+                    "npv": _money(v["npv"]),
+                    "per_gpu_hour": round(v["per_gpu_hour"], 4),
+                    "gpu_hours": round(v["gpu_hours"], 2),
+                }
+                for option, v in self.cloud.items()
+            },
+            "break_even_month": dict(self.break_even_month),
+            "hybrid": {
+                k: (round(v, 4) if k in ("cloud_share", "per_gpu_hour") else _money(v))
+                for k, v in self.hybrid.items()
+            },
+            "energy_mwh_per_year": round(self.energy_mwh_per_year, 3),
+            "cumulative": {
+                k: (list(v) if k == "month" else [_money(x) for x in v])
+                for k, v in self.cumulative.items()
+            },
+        }
+
+
+def _money(value: float) -> float:
+    return round(float(value), 2) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+
+def _money_dict(values: dict[str, float]) -> dict[str, float]:
+    return {k: _money(v) for k, v in values.items()}
+
+
+def year_index(horizon_years: int) -> np.ndarray:
+    """Year number (1-based) of each month 1..12H."""
+    return np.repeat(np.arange(1, horizon_years + 1), MONTHS_PER_YEAR)
+
+
+def monthly_opex(inputs: TcoInputs) -> dict[str, np.ndarray]:
+    """Operating cost per month (length 12 x horizon) for each opex category."""
+    h = inputs.horizon_years
+    months = np.arange(1, h * MONTHS_PER_YEAR + 1)
+    year = year_index(h)
+    hw = inputs.hardware_capex
+    energy_year1 = (
+        inputs.it_power_kw
+        * inputs.load_factor
+        * inputs.pue
+        * HOURS_PER_YEAR
+        * inputs.electricity_price_per_kwh
+    )
+    ones = np.ones(months.size)
+    after_warranty = months > inputs.warranty_years * MONTHS_PER_YEAR
+    return {
+        "energy": energy_year1 / 12 * (1 + inputs.electricity_escalation) ** (year - 1),
+        "colocation": ones * inputs.it_power_kw * inputs.colocation_per_kw_month,
+        "support": np.where(after_warranty, hw * inputs.support_rate / 12, 0.0),
+        "software": ones * inputs.software_per_year / 12,
+        "staff": inputs.staff_fte
+        * inputs.staff_cost_per_fte_year
+        / 12
+        * (1 + inputs.staff_escalation) ** (year - 1),
+        "failures": ones
+        * hw
+        * inputs.annual_failure_rate
+        * inputs.replacement_cost_share
+        / 12,
+    }
+
+
+def discount_factors(discount_rate: float, horizon_years: int) -> np.ndarray:
+    """1 / (1 + r)^y for y = 0..H (year 0 = capex, undiscounted)."""
+    return 1.0 / (1.0 + discount_rate) ** np.arange(horizon_years + 1)
+
+
+def useful_gpu_hours_per_year(inputs: TcoInputs) -> float:
+    return inputs.gpu_count * HOURS_PER_YEAR * inputs.utilization
+
+
+def cloud_hourly_prices(inputs: TcoInputs) -> dict[str, float]:
+    """Price per *useful* GPU-hour of each option (spot pays for lost hours too)."""
+    return {
+        "on_demand": inputs.cloud_on_demand_per_gpu_hour,
+        "reserved": inputs.cloud_reserved_per_gpu_hour,
+        "spot": inputs.cloud_spot_per_gpu_hour * (1 + inputs.spot_overhead),
+    }
+
+
+def first_month_at_or_below(
+    onprem_cum: np.ndarray, cloud_cum: np.ndarray
+) -> np.ndarray:
+    """Break-even month along the last axis (months 0..12H); -1 when never.
+
+    Month 0 is skipped: both sides have bought nothing useful yet.
+    """
+    hit = onprem_cum[..., 1:] <= cloud_cum[..., 1:]
+    first = np.argmax(hit, axis=-1) + 1
+    return np.where(hit.any(axis=-1), first, -1)
+
+
+def compute(inputs: TcoInputs) -> TcoResult:
+    """Deterministic TCO of the scenario (see ``CONVENTIONS``)."""
+    h = inputs.horizon_years
+    n_months = h * MONTHS_PER_YEAR
+    capex_by_cat = inputs.capex_by_category()
+    capex_total = inputs.capex_total
+    hw = inputs.hardware_capex
+    residual = hw * inputs.residual_value_rate
+    opex = monthly_opex(inputs)
+    year = year_index(h)
+    df = discount_factors(inputs.discount_rate, h)
+
+    rows: list[dict[str, float]] = []
+    for y in range(h + 1):
+        row: dict[str, float] = {"year": y}
+        for cat in CAPEX_CATEGORIES:
+            row[cat] = capex_by_cat[cat] if y == 0 else 0.0
+        for cat in OPEX_CATEGORIES:
+            row[cat] = float(opex[cat][year == y].sum()) if y > 0 else 0.0
+        row["residual"] = -residual if y == h else 0.0
+        row["total"] = sum(row[c] for c in COST_CATEGORIES)
+        row["discount_factor"] = float(df[y])
+        row["discounted_total"] = row["total"] * float(df[y])
+        rows.append(row)
+
+    totals_by_category = {c: sum(r[c] for r in rows) for c in COST_CATEGORIES}
+    total_cost = sum(r["total"] for r in rows)
+    npv_cost = sum(r["discounted_total"] for r in rows)
+    useful_per_year = useful_gpu_hours_per_year(inputs)
+    useful_hours = useful_per_year * h
+
+    opex_monthly = sum(opex.values())
+    onprem_cum = np.concatenate(([capex_total], capex_total + np.cumsum(opex_monthly)))
+    onprem_cum[-1] -= residual
+    months = np.arange(n_months + 1)
+
+    cloud: dict[str, dict[str, float]] = {}
+    cumulative: dict[str, list[float]] = {
+        "month": months.tolist(),
+        "onprem": onprem_cum.tolist(),
+    }
+    break_even: dict[str, int | None] = {}
+    spot_factor = 1 + inputs.spot_overhead
+    for option, price in cloud_hourly_prices(inputs).items():
+        per_year = useful_per_year * price
+        total = per_year * h
+        npv = per_year * float(df[1:].sum())
+        hours = useful_hours * (spot_factor if option == "spot" else 1.0)
+        cloud[option] = {
+            "total": total,
+            "npv": npv,
+            "per_gpu_hour": price,
+            "gpu_hours": hours,
+        }
+        cloud_cum = months * per_year / MONTHS_PER_YEAR
+        cumulative[option] = cloud_cum.tolist()
+        be = int(first_month_at_or_below(onprem_cum, cloud_cum))
+        break_even[option] = None if be < 0 else be
+
+    share = inputs.hybrid_cloud_share
+    hybrid_cloud_total = share * cloud["spot"]["total"]
+    hybrid_cloud_npv = share * cloud["spot"]["npv"]
+    hybrid = {
+        "cloud_share": share,
+        "onprem_total": (1 - share) * total_cost,
+        "cloud_total": hybrid_cloud_total,
+        "total": (1 - share) * total_cost + hybrid_cloud_total,
+        "npv": (1 - share) * npv_cost + hybrid_cloud_npv,
+        "per_gpu_hour": ((1 - share) * total_cost + hybrid_cloud_total) / useful_hours,
+    }
+    energy_mwh = (
+        inputs.it_power_kw * inputs.load_factor * inputs.pue * HOURS_PER_YEAR / 1000
+    )
+    return TcoResult(
+        engine_version=ENGINE_VERSION,
+        currency=inputs.currency,
+        horizon_years=h,
+        years=rows,
+        totals_by_category=totals_by_category,
+        capex_total=capex_total,
+        hardware_capex=hw,
+        total_cost=total_cost,
+        npv_cost=npv_cost,
+        useful_gpu_hours=useful_hours,
+        cost_per_gpu_hour=total_cost / useful_hours,
+        cloud=cloud,
+        break_even_month=break_even,
+        hybrid=hybrid,
+        energy_mwh_per_year=energy_mwh,
+        cumulative=cumulative,
+    )
