@@ -1,3 +1,23 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+from rest_framework.routers import SimpleRouter
 
-urlpatterns: list = []
+from . import api
+
+router = SimpleRouter()
+router.register("accelerators", api.AcceleratorViewSet, basename="api-accelerator")
+router.register("model-presets", api.ModelPresetViewSet, basename="api-model-preset")
+router.register(
+    r"procurements/(?P<procurement_pk>\d+)/workloads",
+    api.WorkloadViewSet,
+    basename="api-workload",
+)
+router.register(
+    r"procurements/(?P<procurement_pk>\d+)/sizing-plans",
+    api.SizingPlanViewSet,
+    basename="api-sizing-plan",
+)
+
+urlpatterns = [
+    path("sizing/estimate", api.EstimateView.as_view(), name="api-sizing-estimate"),
+    *router.urls,
+]

@@ -1,0 +1,287 @@
+"""Sizing REST API: the catalogue, the stateless estimate, a procurement's workloads
+and sizing plans. Thin views over ``sizing.services``; serializers hold no rules."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from clusterbuy.access import Capability, access_procurement
+from clusterbuy.permissions import capability_for_writes
+
+from . import services
+from .models import Accelerator, ModelPreset, SizingPlan, Workload
+
+# ------------------------------------------------------------------------ catalogue
+
+
+class AcceleratorSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Accelerator
+        exclude = ["id", "created_at"]
+
+
+class AcceleratorFilter(filters.FilterSet):
+    vendor = filters.CharFilter(field_name="vendor", lookup_expr="iexact")
+    min_memory_gb = filters.NumberFilter(field_name="memory_gb", lookup_expr="gte")
+    available_in = filters.ChoiceFilter(
+        choices=[("cn", "cn"), ("global", "global")],
+        method="filter_available_in",
+        label="available or conditional in region",
+    )
+    cn_status = filters.CharFilter(field_name="cn_status")
+    ecosystem = filters.CharFilter(field_name="ecosystem")
+
+    class Meta:
+        model = Accelerator
+        fields = ["vendor", "min_memory_gb", "available_in", "cn_status", "ecosystem"]
+
+    def filter_available_in(self, queryset, name, value):
+        return queryset.available_in(value)
+
+
+class AcceleratorViewSet(viewsets.ReadOnlyModelViewSet):
+    """The hardware catalogue (public reference data, editable in the admin)."""
+
+    serializer_class = AcceleratorSerializer
+    permission_classes = [AllowAny]
+    filterset_class = AcceleratorFilter
+    queryset = Accelerator.objects.order_by("vendor", "key")
+    lookup_field = "key"
+
+
+class ModelPresetSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ModelPreset
+        exclude = ["id", "created_at"]
+
+
+class ModelPresetViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = ModelPresetSerializer
+    permission_classes = [AllowAny]
+    queryset = ModelPreset.objects.order_by("key")
+    lookup_field = "key"
+
+
+# ------------------------------------------------------------------------- estimate
+
+
+class EstimateInputSerializer(serializers.Serializer):
+    workload = serializers.JSONField(
+        help_text='e.g. {"kind": "inference", "model": {"preset": "llama-2-70b"}, '
+        '"context_tokens": 2048, "output_tokens": 256, "concurrent_requests": 32}'
+    )
+    accelerator = serializers.CharField(
+        required=False, allow_null=True, help_text="catalogue key; omit to rank"
+    )
+    constraints = serializers.JSONField(
+        required=False,
+        allow_null=True,
+        help_text='e.g. {"region": "cn", "rack_power_limit_kw": 20}',
+    )
+
+
+class BottleneckSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    severity = serializers.ChoiceField(choices=["info", "warning", "error"])
+    message = serializers.CharField()
+    value = serializers.JSONField(required=False)
+    limit = serializers.JSONField(required=False)
+    unit = serializers.CharField(required=False)
+
+
+class ExplanationSerializer(serializers.Serializer):
+    quantity = serializers.CharField()
+    value = serializers.JSONField()
+    unit = serializers.CharField()
+    formula = serializers.CharField()
+    inputs = serializers.DictField()
+    source = serializers.CharField()
+
+
+class EstimateResultSerializer(serializers.Serializer):
+    engine_version = serializers.CharField()
+    kind = serializers.CharField()
+    accelerator = serializers.CharField()
+    gpu_count = serializers.IntegerField()
+    training = serializers.DictField(allow_null=True)
+    memory = serializers.DictField()
+    inference = serializers.DictField(allow_null=True)
+    parallelism = serializers.DictField()
+    interconnect = serializers.DictField()
+    storage = serializers.DictField()
+    power = serializers.DictField()
+    cost = serializers.DictField()
+    compatibility = serializers.DictField()
+    bottlenecks = BottleneckSerializer(many=True)
+    alternatives = serializers.ListField(child=serializers.DictField())
+    explanation = ExplanationSerializer(many=True)
+
+
+class EstimateView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        request=EstimateInputSerializer,
+        responses={200: EstimateResultSerializer},
+        summary="Size one workload (stateless)",
+        description="Bad input answers 400 naming the field, e.g. "
+        '{"workload.model.hidden_size": ["..."]}.',
+    )
+    def post(self, request):
+        data = EstimateInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        body = {k: v for k, v in data.validated_data.items() if v is not None}
+        return Response(services.estimate_from_body(body))
+
+
+# ------------------------------------------------------------- procurement workloads
+
+
+class WorkloadSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Workload
+        fields = ["id", *services.WORKLOAD_FIELDS, "created_at", "updated_at"]
+        read_only_fields = ["id", "created_at", "updated_at"]
+
+
+class ProcurementScoped:
+    """Resolves the URL's procurement through the one access rule (404 elsewhere)."""
+
+    def check_permissions(self, request):
+        if getattr(request.user, "is_authenticated", False):
+            self.procurement()  # another organisation's procurement: 404 before 403
+        super().check_permissions(request)
+
+    def procurement(self):
+        if not hasattr(self, "_procurement"):
+            self._procurement = access_procurement(
+                self.request.user, self.kwargs["procurement_pk"]
+            )
+        return self._procurement
+
+
+PROCUREMENT_PARAM = OpenApiParameter("procurement_pk", int, OpenApiParameter.PATH)
+
+
+@extend_schema_view(
+    list=extend_schema(parameters=[PROCUREMENT_PARAM]),
+    create=extend_schema(parameters=[PROCUREMENT_PARAM]),
+    retrieve=extend_schema(parameters=[PROCUREMENT_PARAM]),
+    update=extend_schema(parameters=[PROCUREMENT_PARAM]),
+    partial_update=extend_schema(parameters=[PROCUREMENT_PARAM]),
+    destroy=extend_schema(parameters=[PROCUREMENT_PARAM]),
+)
+class WorkloadViewSet(ProcurementScoped, viewsets.ModelViewSet):
+    """A procurement's workloads; IT lead and admin write."""
+
+    serializer_class = WorkloadSerializer
+    permission_classes = [capability_for_writes(Capability.EDIT_REQUIREMENTS)]
+    filter_backends: list = []
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # schema generation
+            return Workload.objects.none()
+        return Workload.objects.for_procurement(self.procurement())
+
+    def perform_create(self, serializer):
+        serializer.instance = services.create_workload(
+            procurement=self.procurement(), **serializer.validated_data
+        )
+
+    def perform_update(self, serializer):
+        serializer.instance = services.update_workload(
+            workload=serializer.instance, **serializer.validated_data
+        )
+
+    def perform_destroy(self, instance):
+        services.delete_workload(workload=instance)
+
+
+# --------------------------------------------------------------------- sizing plans
+
+
+class SizingPlanListSerializer(serializers.ModelSerializer):
+    created_by = serializers.CharField(source="created_by.username", default=None)
+    accelerator = serializers.CharField(source="result.accelerator")
+    gpu_count = serializers.IntegerField(source="result.gpu_count")
+    nodes = serializers.IntegerField(source="result.nodes")
+
+    class Meta:
+        model = SizingPlan
+        fields = [
+            "id",
+            "engine_version",
+            "accelerator",
+            "gpu_count",
+            "nodes",
+            "created_by",
+            "created_at",
+        ]
+
+
+class SizingPlanSerializer(SizingPlanListSerializer):
+    class Meta(SizingPlanListSerializer.Meta):
+        fields = [
+            *SizingPlanListSerializer.Meta.fields,
+            "result",
+            "alternatives",
+            "inputs",
+        ]
+
+
+class SizingPlanCreateSerializer(serializers.Serializer):
+    """No body: the plan is computed from the procurement's requirement and workloads."""
+
+
+@extend_schema_view(
+    list=extend_schema(
+        parameters=[PROCUREMENT_PARAM], responses=SizingPlanListSerializer(many=True)
+    ),
+    retrieve=extend_schema(parameters=[PROCUREMENT_PARAM]),
+    create=extend_schema(
+        parameters=[PROCUREMENT_PARAM],
+        request=SizingPlanCreateSerializer,
+        responses={201: SizingPlanSerializer},
+        description="Compute and store a plan from the procurement's workloads and "
+        "requirement; 400 naming the field when a workload cannot be sized.",
+    ),
+)
+class SizingPlanViewSet(
+    ProcurementScoped,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """A procurement's sizing plans, latest first (history is kept)."""
+
+    serializer_class = SizingPlanSerializer
+    permission_classes = [capability_for_writes(Capability.EDIT_REQUIREMENTS)]
+    filter_backends: list = []
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # schema generation
+            return SizingPlan.objects.none()
+        return SizingPlan.objects.for_procurement(self.procurement()).select_related(
+            "created_by"
+        )
+
+    def get_serializer_class(self):
+        return (
+            SizingPlanListSerializer if self.action == "list" else SizingPlanSerializer
+        )
+
+    def get_object(self):
+        return get_object_or_404(self.get_queryset(), pk=self.kwargs["pk"])
+
+    def create(self, request, *args, **kwargs):
+        plan = services.compute_sizing_plan(
+            procurement=self.procurement(), user=request.user
+        )
+        return Response(SizingPlanSerializer(plan).data, status=status.HTTP_201_CREATED)
