@@ -1,0 +1,172 @@
+"""Frozen catalogue records the engine computes over.
+
+The rows come from ``sizing/data`` (via ``sizing.reference_data``) or from the database;
+the engine never reads them itself. Units are in the field names; memory is in GB
+(10^9 bytes, vendor convention), bandwidth in TB/s or GB/s, compute in dense TFLOPS.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# FP32 training runs on TF32 tensor cores at half the BF16 rate on NVIDIA parts
+# (A100 156 vs 312, H100 494.5 vs 989 dense: NVIDIA datasheets); applied to all.
+TF32_SHARE_OF_BF16 = 0.5
+
+
+@dataclass(frozen=True)
+class Accelerator:
+    key: str
+    vendor: str
+    name: str
+    family: str
+    ecosystem: str
+    memory_gb: float
+    mem_bw_tbs: float | None
+    bf16_tflops: float | None
+    fp8_tflops: float | None
+    int8_tops: float | None
+    tdp_w: float | None
+    form_factor: str = ""
+    scaleup_gbs: float | None = None  # bidirectional per GPU, vendor convention
+    scaleup_domain_gpus: int = 1
+    pcie_gen: int | None = None
+    server_8gpu_max_kw: float | None = None
+    launch_year: int | None = None
+    cn_status: str = "restricted"  # available | conditional | restricted
+    global_status: str = "available"
+    china_availability: str = ""
+    china_availability_date: str = ""
+    framework_notes: str = ""
+    price: float | None = None
+    price_currency: str = "USD"
+    price_basis: str = ""  # gpu | server_share
+    price_date: str = ""
+    price_source: str = ""
+    is_estimate: bool = False
+    source: str = ""
+
+    def peak_tflops(self, precision: str) -> float | None:
+        """Dense peak for a compute precision (never the 2:4 sparse figure)."""
+        if precision in ("bf16", "fp16"):
+            return self.bf16_tflops
+        if precision == "fp8":
+            return self.fp8_tflops
+        if precision == "int8":
+            return self.int8_tops or self.bf16_tflops
+        if precision == "int4":  # weight-only int4: matmuls run in 16-bit
+            return self.bf16_tflops
+        if precision == "fp32":
+            return (
+                None
+                if self.bf16_tflops is None
+                else self.bf16_tflops * TF32_SHARE_OF_BF16
+            )
+        return None
+
+    @property
+    def pcie_gbs_each_way(self) -> float:
+        """PCIe x16 per direction: Gen4 ~31.5, Gen5 ~63, Gen6 ~121 GB/s (ml-engineering)."""
+        return {4: 31.5, 5: 63.0, 6: 121.0}.get(self.pcie_gen or 4, 31.5)
+
+    def status_in(self, region: str) -> str:
+        return self.cn_status if region == "cn" else self.global_status
+
+
+@dataclass(frozen=True)
+class ServerPlatform:
+    key: str
+    name: str
+    accelerator_key: str
+    gpus_per_node: int
+    node_max_kw: float | None
+    nic_count: int
+    nic_gbps: float
+    rack_units: int | None = None
+    psu_redundancy: str = ""
+    liquid_cooled: bool = False
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class NetworkOption:
+    key: str
+    name: str
+    kind: str  # infiniband | roce | ethernet
+    generation: str
+    port_gbps: float
+    switch_radix: int
+    switch_price: float | None = None
+    switch_price_currency: str = "USD"
+    nic_price: float | None = None
+    cable_price: float | None = None
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class StorageTier:
+    key: str
+    name: str
+    kind: str  # local_nvme | parallel_fs | object
+    capacity_tb_per_node: float | None
+    read_gbs_per_node: float | None
+    write_gbs_per_node: float | None
+    price_per_tb: float | None = None
+    currency: str = "USD"
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class ModelArch:
+    """Transformer hyperparameters as published (config.json or paper).
+
+    ``arch_style`` "llama": RMSNorm, no biases, rotary positions; "gpt": LayerNorm with
+    biases and learned positions (GPT-3, BERT). ``params_override_b`` replaces the
+    count derived from the architecture (published MoE/MLA models, or the user's figure).
+    """
+
+    key: str
+    name: str
+    layers: int
+    hidden_size: int
+    attention_heads: int
+    kv_heads: int
+    head_dim: int
+    ffn_hidden_size: int
+    vocab_size: int
+    gated_ffn: bool = True
+    tied_embeddings: bool = False
+    moe_experts: int | None = None
+    moe_active_experts: int | None = None
+    max_context_tokens: int | None = None
+    arch_style: str = "llama"
+    qkv_bias: bool = False
+    kv_lora_rank: int | None = None
+    qk_rope_head_dim: int | None = None
+    params_b: float | None = None  # published headline figure
+    active_params_b: float | None = None
+    params_override_b: float | None = None
+    active_params_override_b: float | None = None
+    source: str = ""
+
+    @property
+    def is_moe(self) -> bool:
+        return bool(self.moe_experts and self.moe_experts > 1)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    accelerators: dict[str, Accelerator] = field(default_factory=dict)
+    servers: dict[str, ServerPlatform] = field(default_factory=dict)
+    networks: dict[str, NetworkOption] = field(default_factory=dict)
+    storage_tiers: dict[str, StorageTier] = field(default_factory=dict)
+    presets: dict[str, ModelArch] = field(default_factory=dict)
+
+    def __hash__(self) -> int:  # dicts are not hashable; identity is enough for caches
+        return id(self)
+
+    def server_for(self, accelerator_key: str) -> ServerPlatform | None:
+        for server in self.servers.values():
+            if server.accelerator_key == accelerator_key:
+                return server
+        return None

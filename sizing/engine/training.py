@@ -1,0 +1,173 @@
+"""Training and fine-tuning: FLOPs, time, GPU count and the chosen parallel layout.
+
+T = C / (N x dense peak x MFU) / goodput (sizing-formulas section 7). Given a target in days
+the GPU count is the smallest node multiple that meets it and fits in memory; given a GPU
+count, the days follow.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .catalog import Accelerator, ServerPlatform
+from .efficiency import default_mfu, goodput
+from .errors import SizingInputError
+from .model import training_flops_per_token
+from .parallelism import Fabric, LayoutChoice, search
+from .workload import Workload
+
+MAX_GPUS = 1_000_000
+
+
+@dataclass(frozen=True)
+class TrainingPlan:
+    gpus: int
+    total_flops: float
+    model_flops: float
+    recompute_flops: float
+    peak_tflops: float
+    mfu: float
+    mfu_overridden: bool
+    goodput: float
+    days: float
+    gpu_hours: float
+    choice: LayoutChoice
+    memory_limited: bool  # GPU count raised above the time target to fit in memory
+
+
+def _peak(acc: Accelerator, w: Workload) -> float:
+    peak = acc.peak_tflops(w.precision)
+    if not peak:
+        raise SizingInputError(
+            f"{acc.name} has no published dense {w.precision} peak",
+            field="workload.precision",
+        )
+    return peak
+
+
+def mfu_for(acc: Accelerator, w: Workload, gpus: int) -> float:
+    if w.mfu is not None:
+        return w.mfu
+    return default_mfu(acc.family, w.precision, gpus, w.model.is_moe)
+
+
+def flops(w: Workload) -> tuple[float, float]:
+    per_token, extra = training_flops_per_token(
+        w.model, w.seq_len, w.recompute, w.lora_trainable_fraction
+    )
+    tokens = (w.tokens_b or 0.0) * 1e9
+    return per_token * tokens, extra * tokens
+
+
+def days_for(acc: Accelerator, w: Workload, gpus: int, total_flops: float) -> float:
+    rate = gpus * _peak(acc, w) * 1e12 * mfu_for(acc, w, gpus)
+    return total_flops / rate / goodput(gpus, w.checkpoint_stall_share) / 86400.0
+
+
+def _round_gpus(n: int, per_node: int) -> int:
+    if n <= per_node:
+        return 1 << max(0, math.ceil(math.log2(max(n, 1))))
+    return math.ceil(n / per_node) * per_node
+
+
+def _next_gpus(n: int, per_node: int) -> int:
+    return n * 2 if n < per_node else _round_gpus(n * 2, per_node)
+
+
+def gpus_for_days(
+    acc: Accelerator, w: Workload, total_flops: float, per_node: int
+) -> int:
+    """Smallest node-rounded GPU count whose predicted days meet the target (monotone)."""
+    target = w.target_days or 0.0
+    lo, hi = 1, 1
+    while days_for(acc, w, hi, total_flops) > target:
+        hi *= 2
+        if hi > MAX_GPUS:
+            raise SizingInputError(
+                "target cannot be met with up to a million GPUs",
+                field="workload.target_days",
+            )
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if days_for(acc, w, mid, total_flops) <= target:
+            hi = mid
+        else:
+            lo = mid + 1
+    gpus = _round_gpus(lo, per_node)
+    while days_for(acc, w, gpus, total_flops) > target:  # MFU at the rounded count
+        gpus += per_node
+    return gpus
+
+
+def plan_training(
+    acc: Accelerator, server: ServerPlatform, fabric: Fabric, w: Workload
+) -> TrainingPlan:
+    model_flops, recompute_flops = flops(w)
+    total_flops = model_flops + recompute_flops
+    peak = _peak(acc, w)
+    per_node = server.gpus_per_node
+    if w.gpu_count is not None:
+        gpus = w.gpu_count
+    else:
+        gpus = gpus_for_days(acc, w, total_flops, per_node)
+    tokens_per_step = w.global_batch_tokens
+    step_flops = total_flops / ((w.tokens_b or 1.0) * 1e9) * tokens_per_step
+
+    def run(n: int) -> LayoutChoice | None:
+        return search(
+            w.model,
+            gpus=n,
+            fabric=fabric,
+            memory_gb=acc.memory_gb,
+            seq_len=w.seq_len,
+            micro_batch=w.micro_batch,
+            global_batch_tokens=w.global_batch_tokens,
+            precision=w.precision,
+            optimizer=w.optimizer,
+            recompute=w.recompute,
+            lora_fraction=w.lora_trainable_fraction,
+            grad_accum_fp32=w.grad_accum_fp32,
+            step_flops=step_flops,
+            gpu_flops=peak * 1e12 * mfu_for(acc, w, n),
+        )
+
+    choice = run(gpus)
+    memory_limited = False
+    if w.gpu_count is None:
+        # raise the count (bounded doublings) until some layout fits in memory
+        for _ in range(12):
+            if choice is not None and choice.fits:
+                break
+            nxt = _next_gpus(gpus, per_node)
+            if nxt > MAX_GPUS:
+                break
+            trial = run(nxt)
+            if trial is None:
+                break
+            gpus, choice, memory_limited = nxt, trial, True
+    if choice is None:
+        raise SizingInputError(
+            f"no tensor x pipeline x data layout divides {gpus} GPUs with a global batch of "
+            f"{w.global_batch_tokens} tokens",
+            field="workload.gpu_count"
+            if w.gpu_count
+            else "workload.global_batch_tokens",
+        )
+    mfu = mfu_for(acc, w, gpus)
+    good = goodput(gpus, w.checkpoint_stall_share)
+    days = days_for(acc, w, gpus, total_flops)
+    return TrainingPlan(
+        gpus=gpus,
+        total_flops=total_flops,
+        model_flops=model_flops,
+        recompute_flops=recompute_flops,
+        peak_tflops=peak,
+        mfu=mfu,
+        mfu_overridden=w.mfu is not None,
+        goodput=good,
+        days=days,
+        gpu_hours=days * 24.0 * gpus,
+        choice=choice,
+        memory_limited=memory_limited,
+    )

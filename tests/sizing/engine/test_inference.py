@@ -1,0 +1,73 @@
+import pytest
+
+from sizing.engine import estimate
+from sizing.engine.inference import ETA_MEM
+
+
+def test_decode_of_one_request_is_bound_by_reading_the_weights(catalog, make):
+    w = make(
+        kind="inference",
+        model={"preset": "llama-3-8b"},
+        context_tokens=1024,
+        output_tokens=128,
+        concurrent_requests=1,
+    )
+    r = estimate(w, catalog, "h100-sxm-80gb")
+    # weights 8,030,261,248 x 2 B = 16.06 GB; KV read (1024 + 64) x 131,072 B = 0.143 GB
+    # step = 16.203 GB / (3.35 TB/s x 0.7) = 6.909 ms; TPOT adds prefill/128 for batch 1
+    step_s = (8_030_261_248 * 2 + 1088 * 131_072) / (3.35e12 * ETA_MEM)
+    prefill_s = (2 * 8_030_261_248 * 1024 + 2 * 32 * 1024**2 * 4096) / (989e12 * 0.5)
+    assert r.inference["tpot_ms"] == pytest.approx((step_s + prefill_s / 128) * 1e3)
+    assert r.inference["ttft_ms"] == pytest.approx((prefill_s + step_s) * 1e3)
+    assert r.parallelism["tensor"] == 1
+
+
+def test_model_too_big_for_one_gpu_gets_tensor_parallelism(catalog, make):
+    w = make(kind="inference", model={"preset": "llama-2-70b"}, concurrent_requests=4)
+    r = estimate(w, catalog, "h100-sxm-80gb")
+    # 137.95 GB of bf16 weights cannot fit 0.9 x 80 GB: at least TP 2, then fits
+    assert r.parallelism["tensor"] >= 2
+    assert r.memory["per_gpu_gb"] <= 72
+
+
+def test_kv_cache_for_the_concurrency_is_counted(catalog, make):
+    w = make(
+        kind="inference",
+        model={"preset": "llama-2-70b"},
+        context_tokens=3000,
+        output_tokens=1000,
+        concurrent_requests=16,
+    )
+    r = estimate(w, catalog, "h200-sxm-141gb")
+    t = r.parallelism["tensor"]
+    batch = r.inference["batch_per_replica"]
+    # 327,680 B/token x 4,000 tokens x batch / min(t, 8) KV heads
+    assert r.memory["kv_cache_gb"] == pytest.approx(
+        327_680 * 4000 * batch / min(t, 8) / 1e9
+    )
+
+
+def test_more_load_needs_more_gpus_at_the_same_latency(catalog, make):
+    def gpus(tps):
+        w = make(
+            kind="inference",
+            model={"preset": "llama-3-8b"},
+            tokens_per_second=tps,
+            ttft_ms=1000,
+            tpot_ms=50,
+        )
+        return estimate(w, catalog, "h100-sxm-80gb").gpu_count
+
+    assert gpus(1000) <= gpus(20000) <= gpus(100000)
+    assert gpus(100000) > gpus(1000)
+
+
+def test_unreachable_latency_is_reported_as_a_bottleneck(catalog, make):
+    w = make(
+        kind="inference",
+        model={"preset": "llama-2-70b"},
+        concurrent_requests=1,
+        tpot_ms=0.5,
+    )
+    r = estimate(w, catalog, "h100-sxm-80gb")
+    assert "latency_target_unmet" in {b.code for b in r.bottlenecks}
