@@ -1,0 +1,149 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .models import Accelerator, ModelPreset, Requirement, Workload, WorkloadKind
+from .services import REQUIREMENT_FIELDS, WORKLOAD_FIELDS
+
+
+def preset_choices():
+    return [("", _("— custom architecture —"))] + [
+        (p.key, p.name) for p in ModelPreset.objects.order_by("key")
+    ]
+
+
+def accelerator_choices(blank_label):
+    return [("", blank_label)] + [
+        (a.key, f"{a.vendor} {a.model} ({a.memory_gb:g} GB)")
+        for a in Accelerator.objects.order_by("vendor", "key")
+    ]
+
+
+class RequirementForm(forms.ModelForm):
+    class Meta:
+        model = Requirement
+        fields = list(REQUIREMENT_FIELDS)
+        widgets = {
+            "scenario": forms.RadioSelect,
+            "budget_currency": forms.Select(
+                choices=[("CNY", _("CNY (¥)")), ("USD", _("USD ($)"))]
+            ),
+        }
+        help_texts = {
+            "growth_per_year": _("e.g. 30 for 30 % more data and demand each year"),
+            "accelerator_key": _("Leave empty to let the engine pick the cheapest."),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["planning_years"].widget = forms.Select(
+            choices=[(1, _("1 year")), (2, _("2 years")), (3, _("3 years"))]
+        )
+        self.fields["accelerator_key"].widget = forms.Select(
+            choices=accelerator_choices(_("automatic (cheapest that fits)"))
+        )
+        for name in ("data_tb", "growth_per_year", "rack_power_limit_kw", "budget"):
+            self.fields[name].min_value = 0
+            self.fields[name].widget.attrs["min"] = 0
+
+    def clean_planning_years(self):
+        value = self.cleaned_data["planning_years"]
+        if not 1 <= value <= 3:
+            raise forms.ValidationError(_("Plan for 1 to 3 years."))
+        return value
+
+    def clean(self):
+        data = super().clean()
+        for name in ("data_tb", "growth_per_year", "rack_power_limit_kw", "budget"):
+            if data.get(name) is not None and data[name] < 0:
+                self.add_error(name, _("Must not be negative."))
+        return data
+
+
+class WorkloadForm(forms.ModelForm):
+    class Meta:
+        model = Workload
+        fields = list(WORKLOAD_FIELDS)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["model_preset"].widget = forms.Select(choices=preset_choices())
+        self.fields["kind"].widget.attrs["data-workload-kind"] = "1"
+        for field in self.fields.values():
+            if isinstance(field, forms.FloatField | forms.IntegerField):
+                field.widget.attrs.setdefault("min", 0)
+                field.widget.attrs.setdefault("step", "any")
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("model_preset"):
+            for name in ("layers", "hidden_size", "attention_heads", "vocab_size"):
+                if not data.get(name):
+                    self.add_error(
+                        name, _("Required for a custom model (or choose a preset).")
+                    )
+        if data.get("kind") in (WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING):
+            if data.get("tokens_b") is None:
+                self.add_error("tokens_b", _("How many tokens will be trained?"))
+            if data.get("target_days") is None and data.get("gpu_count") is None:
+                self.add_error(
+                    "target_days", _("Give a target duration or a GPU count.")
+                )
+        return data
+
+
+class QuickForm(forms.Form):
+    """Can model X train / serve on Y GPUs?"""
+
+    kind = forms.ChoiceField(
+        label=_("Task"),
+        choices=[("inference", _("Serve (inference)")), ("training", _("Train"))],
+        initial="inference",
+    )
+    model_preset = forms.ChoiceField(label=_("Model"))
+    accelerator = forms.ChoiceField(label=_("Accelerator"))
+    gpu_count = forms.IntegerField(
+        label=_("GPU count"), min_value=1, max_value=100000, initial=8
+    )
+    tokens_b = forms.FloatField(
+        label=_("training tokens (billions)"), required=False, min_value=0
+    )
+    context_tokens = forms.IntegerField(
+        label=_("context (tokens)"), required=False, min_value=1, initial=2048
+    )
+    output_tokens = forms.IntegerField(
+        label=_("output (tokens)"), required=False, min_value=1, initial=256
+    )
+    concurrent_requests = forms.IntegerField(
+        label=_("concurrent requests"), required=False, min_value=1, initial=16
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["model_preset"].choices = preset_choices()[1:]
+        self.fields["accelerator"].choices = accelerator_choices(
+            _("automatic (cheapest that fits)")
+        )[1:]
+        self.fields["accelerator"].initial = "h100-sxm-80gb"
+        self.fields["model_preset"].initial = "llama-3.1-70b"
+
+    def clean(self):
+        data = super().clean()
+        if data.get("kind") == "training" and not data.get("tokens_b"):
+            self.add_error("tokens_b", _("How many tokens will be trained?"))
+        return data
+
+    def body(self) -> dict:
+        """The estimate API body for this question."""
+        d = self.cleaned_data
+        workload: dict = {
+            "kind": d["kind"],
+            "model": {"preset": d["model_preset"]},
+            "gpu_count": d["gpu_count"],
+        }
+        if d["kind"] == "training":
+            workload["tokens_b"] = d["tokens_b"]
+        else:
+            for name in ("context_tokens", "output_tokens", "concurrent_requests"):
+                if d.get(name):
+                    workload[name] = d[name]
+        return {"workload": workload, "accelerator": d["accelerator"]}

@@ -1,0 +1,290 @@
+"""Sizing pages: catalogue, quick calculator, the Requirements and Sizing tabs."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from clusterbuy.access import Capability, access_procurement, can, require
+from clusterbuy.views import render_procurement
+
+from . import services
+from .engine import SizingInputError
+from .forms import QuickForm, RequirementForm, WorkloadForm
+from .models import Accelerator, SizingPlan, Workload
+
+# Short, translated titles for the engine's bottleneck codes (its messages are English).
+BOTTLENECK_TITLES = {
+    "accelerator_not_available_in_region": gettext_lazy("Not available in the region"),
+    "accelerator_availability_conditional": gettext_lazy("Availability conditional"),
+    "memory_exceeds_capacity": gettext_lazy("Does not fit in GPU memory"),
+    "memory_headroom_low": gettext_lazy("Little memory headroom"),
+    "network_below_need": gettext_lazy("Network below the traffic need"),
+    "tensor_parallel_over_pcie": gettext_lazy("Tensor parallelism over PCIe"),
+    "gpu_count_set_by_memory": gettext_lazy("GPU count set by memory"),
+    "target_days_missed": gettext_lazy("Target duration missed"),
+    "fp8_peak_rarely_reached": gettext_lazy("FP8 peak rarely reached"),
+    "storage_below_checkpoint_need": gettext_lazy("Storage too slow for checkpoints"),
+    "latency_target_unmet": gettext_lazy("Latency target not met"),
+    "throughput_below_target": gettext_lazy("Throughput below target"),
+    "rack_power_above_site_limit": gettext_lazy("Rack power above the site limit"),
+    "liquid_cooling_required": gettext_lazy("Liquid cooling required"),
+    "software_stack_risk": gettext_lazy("Software stack risk"),
+    "estimated_specifications": gettext_lazy("Estimated specifications"),
+    "over_budget": gettext_lazy("Over budget"),
+}
+
+
+def _titled(bottlenecks: list[dict]) -> list[dict]:
+    return [
+        {**b, "title": BOTTLENECK_TITLES.get(b["code"], b["code"])} for b in bottlenecks
+    ]
+
+
+def _add_engine_error(form, exc: SizingInputError) -> None:
+    field = services.engine_field(exc.field)
+    form.add_error(field if field in form.fields else None, exc.message)
+
+
+def _preview(result: dict) -> dict:
+    """What the live preview shows, for a plan or a single estimate."""
+    workloads = result.get("workloads") or [result]
+    return {
+        "accelerator": result["accelerator"],
+        "gpu_count": result["gpu_count"],
+        "nodes": result.get("nodes"),
+        "workloads": [
+            {
+                "kind": w["kind"],
+                "gpu_count": w["gpu_count"],
+                "per_gpu_gb": w["memory"]["per_gpu_gb"],
+                "capacity_gb": w["memory"]["capacity_gb"],
+                "days": (w.get("training") or {}).get("days"),
+                "ttft_ms": (w.get("inference") or {}).get("ttft_ms"),
+                "tpot_ms": (w.get("inference") or {}).get("tpot_ms"),
+                "tokens_per_second": (w.get("inference") or {}).get(
+                    "tokens_per_second"
+                ),
+            }
+            for w in workloads
+        ],
+        "power": result.get("power", {}),
+        "bottlenecks": _titled(result.get("bottlenecks", [])),
+    }
+
+
+# ------------------------------------------------------------------- public pages
+
+
+def catalog(request):
+    accelerators = Accelerator.objects.order_by("vendor", "-memory_gb", "key")
+    vendor = request.GET.get("vendor", "")
+    region = request.GET.get("available_in", "")
+    min_memory = request.GET.get("min_memory_gb", "")
+    if vendor:
+        accelerators = accelerators.filter(vendor__iexact=vendor)
+    if region in ("cn", "global"):
+        accelerators = accelerators.available_in(region)
+    try:
+        if min_memory:
+            accelerators = accelerators.filter(memory_gb__gte=float(min_memory))
+    except ValueError:
+        min_memory = ""
+    vendors = Accelerator.objects.order_by("vendor").values_list("vendor", flat=True)
+    return render(
+        request,
+        "sizing/catalog.html",
+        {
+            "accelerators": accelerators,
+            "vendors": sorted(set(vendors)),
+            "vendor": vendor,
+            "available_in": region,
+            "min_memory_gb": min_memory,
+        },
+    )
+
+
+def quick(request):
+    form = QuickForm(request.POST or None)
+    result = error = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            result = services.estimate_from_body(form.body())
+        except SizingInputError as exc:
+            _add_engine_error(form, exc)
+            error = exc.message
+    context = {"form": form, "result": result, "error": error}
+    if result is not None:
+        context["preview"] = _preview(result)
+    if request.htmx:
+        return render(request, "sizing/_quick_result.html", context)
+    return render(request, "sizing/quick.html", context)
+
+
+# -------------------------------------------------------------- requirements tab
+
+
+def _requirements_context(procurement, form) -> dict:
+    return {
+        "form": form,
+        "workloads": Workload.objects.for_procurement(procurement),
+        "can_edit": form is not None and not form.fields["scenario"].disabled,
+        "latest": services.latest_plan(procurement=procurement),
+    }
+
+
+@login_required
+def requirements(request, pk):
+    procurement = access_procurement(request.user, pk)
+    requirement = services.requirement_for(procurement=procurement)
+    editable = can(request.user, Capability.EDIT_REQUIREMENTS)
+    if request.method == "POST":
+        require(request.user, Capability.EDIT_REQUIREMENTS)
+    form = RequirementForm(request.POST or None, instance=requirement)
+    if not editable:
+        for field in form.fields.values():
+            field.disabled = True
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.save_requirement_and_plan(
+                procurement=procurement, user=request.user, **form.cleaned_data
+            )
+        except SizingInputError as exc:
+            _add_engine_error(form, exc)
+        else:
+            messages.success(request, _("Requirements saved and sizing computed."))
+            return redirect("sizing:plan", pk=procurement.pk)
+    return render_procurement(
+        request,
+        procurement,
+        "sizing/requirements.html",
+        _requirements_context(procurement, form),
+        active="requirements",
+    )
+
+
+@login_required
+@require_POST
+def requirements_preview(request, pk):
+    procurement = access_procurement(request.user, pk)
+    requirement = services.requirement_for(procurement=procurement)
+    form = RequirementForm(request.POST, instance=requirement)
+    context: dict = {"form": form}
+    if form.is_valid():
+        inputs = services.plan_inputs(
+            requirement=form.instance,
+            workloads=list(Workload.objects.for_procurement(procurement)),
+        )
+        try:
+            context["preview"] = _preview(services.compute_plan(inputs=inputs))
+        except SizingInputError as exc:
+            context["error"] = exc.message
+            context["error_field"] = exc.field
+    return render(request, "sizing/_preview.html", context)
+
+
+def _workload_page(request, procurement, workload):
+    form = WorkloadForm(request.POST or None, instance=workload)
+    if request.method == "POST" and form.is_valid():
+        try:
+            if workload.pk:
+                services.update_workload(workload=workload, **form.cleaned_data)
+            else:
+                services.create_workload(procurement=procurement, **form.cleaned_data)
+        except SizingInputError as exc:
+            _add_engine_error(form, exc)
+        else:
+            messages.success(request, _("Workload saved."))
+            return redirect("sizing:requirements", pk=procurement.pk)
+    return render_procurement(
+        request,
+        procurement,
+        "sizing/workload_form.html",
+        {"form": form, "workload": workload},
+        active="requirements",
+    )
+
+
+@login_required
+def workload_create(request, pk):
+    procurement = access_procurement(request.user, pk, Capability.EDIT_REQUIREMENTS)
+    return _workload_page(request, procurement, Workload(procurement=procurement))
+
+
+@login_required
+def workload_edit(request, pk, workload_id):
+    procurement = access_procurement(request.user, pk, Capability.EDIT_REQUIREMENTS)
+    workload = get_object_or_404(
+        Workload.objects.for_procurement(procurement), pk=workload_id
+    )
+    return _workload_page(request, procurement, workload)
+
+
+@login_required
+@require_POST
+def workload_delete(request, pk, workload_id):
+    procurement = access_procurement(request.user, pk, Capability.EDIT_REQUIREMENTS)
+    workload = get_object_or_404(
+        Workload.objects.for_procurement(procurement), pk=workload_id
+    )
+    services.delete_workload(workload=workload)
+    messages.success(request, _("Workload deleted."))
+    return redirect("sizing:requirements", pk=procurement.pk)
+
+
+@login_required
+@require_POST
+def workload_preview(request, pk):
+    procurement = access_procurement(request.user, pk)
+    form = WorkloadForm(request.POST, instance=Workload(procurement=procurement))
+    context: dict = {"form": form}
+    if form.is_valid():
+        requirement = services.requirement_for(procurement=procurement)
+        body = {
+            "workload": form.instance.to_engine_dict(),
+            "constraints": services.constraints_for(requirement),
+        }
+        if requirement.accelerator_key:
+            body["accelerator"] = requirement.accelerator_key
+        try:
+            context["preview"] = _preview(services.estimate_from_body(body))
+        except SizingInputError as exc:
+            context["error"] = exc.message
+            context["error_field"] = services.engine_field(exc.field)
+    return render(request, "sizing/_preview.html", context)
+
+
+# --------------------------------------------------------------------- sizing tab
+
+
+@login_required
+def plan(request, pk):
+    procurement = access_procurement(request.user, pk)
+    history = SizingPlan.objects.for_procurement(procurement).select_related(
+        "created_by"
+    )
+    chosen = request.GET.get("plan")
+    current = history.filter(pk=chosen).first() if chosen else history.first()
+    context: dict = {"plan": current, "history": history[:50]}
+    if current is not None:
+        result = current.result
+        context.update(
+            result=result,
+            accelerator=Accelerator.objects.filter(key=result["accelerator"]).first(),
+            bottlenecks=_titled(result.get("bottlenecks", [])),
+            workloads=list(
+                zip(
+                    current.inputs.get("workloads", []),
+                    result["workloads"],
+                    strict=False,
+                )
+            ),
+            summary=services.plan_summary(procurement=procurement)
+            if current == history.first()
+            else None,
+        )
+    return render_procurement(
+        request, procurement, "sizing/plan.html", context, active="sizing"
+    )
