@@ -203,6 +203,10 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "ENUM_NAME_OVERRIDES": {"StageEnum": "clusterbuy.models.Stage.choices"},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "clusterbuy.schema.add_error_responses",
+    ],
 }
 
 # Celery: with no broker configured, tasks run in-process (the embedded default).

@@ -48,3 +48,6 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("admin/", admin.site.urls),
 ]
+
+handler404 = "clusterbuy.views.page_not_found"
+handler500 = "clusterbuy.views.server_error"

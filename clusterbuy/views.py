@@ -1,6 +1,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
@@ -11,6 +12,19 @@ from . import registry, services
 from .access import Capability, access_procurement, organisation_of, require
 from .forms import ProcurementForm, StageChangeForm, TokenForm
 from .models import Procurement, Stage
+
+
+def page_not_found(request, exception=None):
+    """404 page; API paths answer JSON like the rest of the API."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": _("Not found.")}, status=404)
+    return render(request, "404.html", status=404)
+
+
+def server_error(request):
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": _("Server error.")}, status=500)
+    return render(request, "500.html", status=500)
 
 
 def home(request):
