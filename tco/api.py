@@ -1,0 +1,291 @@
+"""TCO REST API: estimate, runs, their PDF, and a procurement's scenarios.
+
+Input field names are exactly the engine's (``tco.engine.TcoInputs``). Serializers
+only describe shapes; the engine validates, and its ``TcoInputError`` becomes a 400
+naming the field. NaN is accepted by the JSON parser on purpose, so it reaches the
+engine and gets a field message instead of a parse error.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.http import FileResponse, Http404
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
+from rest_framework import generics, serializers, status
+from rest_framework.parsers import JSONParser
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from clusterbuy.access import Capability, access_procurement, require
+from clusterbuy.permissions import IsMember
+
+from . import services
+from .engine import CAPEX_CATEGORIES, TcoInputError
+from .models import RunStatus, TcoRun, TcoScenario
+
+
+class LenientJSONParser(JSONParser):
+    strict = False  # NaN / Infinity parse, and the engine rejects them by field
+
+
+@extend_schema_field(OpenApiTypes.NUMBER)
+class EngineNumberField(serializers.Field):
+    """A number passed through untouched: the engine validates ranges and NaN."""
+
+    def to_internal_value(self, data):
+        return data
+
+    def to_representation(self, value):
+        return value
+
+
+class CapexLineSerializer(serializers.Serializer):
+    category = serializers.ChoiceField(choices=CAPEX_CATEGORIES)
+    description = serializers.CharField(required=False, allow_blank=True)
+    amount = EngineNumberField(help_text="In the scenario currency; >= 0.")
+
+
+def _num(help_text: str) -> EngineNumberField:
+    return EngineNumberField(required=False, allow_null=True, help_text=help_text)
+
+
+class TcoInputsSerializer(serializers.Serializer):
+    """Scenario inputs; omitted fields take the engine's documented defaults."""
+
+    horizon_years = _num("3, 4 or 5")
+    currency = serializers.ChoiceField(
+        choices=["CNY", "USD"], required=False, allow_null=True
+    )
+    fx_usd_cny = _num("CNY per USD, > 0")
+    discount_rate = _num("0..1 per year")
+    electricity_escalation = _num("-0.5..1 per year")
+    staff_escalation = _num("-0.5..1 per year")
+    capex = CapexLineSerializer(many=True, required=False)
+    gpu_count = _num("whole number >= 1")
+    it_power_kw = _num("kW, >= 0; default gpu_count x 10.2/8")
+    load_factor = _num("share 0..1 of peak power")
+    pue = _num("1..5")
+    electricity_price_per_kwh = _num(">= 0")
+    colocation_per_kw_month = _num(">= 0")
+    support_rate = _num("share 0..1 of hardware capex per year")
+    warranty_years = _num("0..10")
+    software_per_year = _num(">= 0")
+    staff_fte = _num(">= 0")
+    staff_cost_per_fte_year = _num(">= 0")
+    annual_failure_rate = _num("share 0..1")
+    replacement_cost_share = _num("share 0..1")
+    residual_value_rate = _num("share 0..1")
+    utilization = _num("share 0..1 (> 0)")
+    cloud_on_demand_per_gpu_hour = _num(">= 0")
+    cloud_reserved_per_gpu_hour = _num(">= 0")
+    cloud_spot_per_gpu_hour = _num(">= 0")
+    spot_overhead = _num("0..5")
+    hybrid_cloud_share = _num("share 0..1")
+    user_fields = serializers.ListField(
+        child=serializers.CharField(), required=False, write_only=True
+    )
+
+    def to_internal_value(self, data):
+        if not isinstance(data, dict):
+            raise serializers.ValidationError({"inputs": ["must be an object"]})
+        unknown = sorted(set(data) - set(self.fields))
+        if unknown:
+            raise serializers.ValidationError({unknown[0]: ["unknown input"]})
+        # The engine is the validator: pass the raw values, then check them.
+        try:
+            services.normalise_inputs(inputs=dict(data))
+        except TcoInputError as exc:
+            raise serializers.ValidationError({exc.field: [exc.message]}) from None
+        return dict(data)
+
+
+class EstimateSerializer(serializers.Serializer):
+    engine_version = serializers.CharField()
+    inputs = serializers.DictField(help_text="Inputs with defaults filled in.")
+    defaults_used = serializers.ListField(child=serializers.CharField())
+    result = serializers.DictField(help_text="tco.engine.TcoResult.to_dict()")
+    hidden_costs = serializers.ListField(child=serializers.DictField())
+
+
+class RunInputSerializer(serializers.Serializer):
+    procurement = serializers.IntegerField()
+    inputs = TcoInputsSerializer()
+    lang = serializers.ChoiceField(choices=services.LANGS, default="zh-hans")
+    name = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=200,
+        help_text="Scenario name; a new timestamped scenario when empty.",
+    )
+
+
+class RunSerializer(serializers.ModelSerializer):
+    procurement = serializers.IntegerField(source="scenario.procurement_id")
+    scenario_name = serializers.CharField(source="scenario.name")
+    report_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = TcoRun
+        fields = [
+            "id",
+            "procurement",
+            "scenario",
+            "scenario_name",
+            "status",
+            "progress_pct",
+            "lang",
+            "engine_version",
+            "attempts",
+            "error_message",
+            "inputs",
+            "result",
+            "report_url",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+
+    def get_report_url(self, run) -> str | None:
+        if not run.pdf:
+            return None
+        return reverse("tco-api-run-report", kwargs={"pk": run.pk})
+
+
+class ScenarioSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = TcoScenario
+        fields = ["id", "procurement", "name", "inputs", "created_at", "updated_at"]
+        read_only_fields = fields
+
+
+class ScenarioInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    inputs = TcoInputsSerializer()
+
+
+class EstimateView(APIView):
+    permission_classes = [IsMember]
+    parser_classes = [LenientJSONParser]
+
+    @extend_schema(
+        request=TcoInputsSerializer,
+        responses={
+            200: EstimateSerializer,
+            400: OpenApiResponse(description="field errors"),
+        },
+    )
+    def post(self, request):
+        """Deterministic TCO of the inputs (no Monte Carlo); nothing is stored."""
+        data = TcoInputsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return Response(services.estimate(inputs=data.validated_data))
+
+
+class RunListCreateView(generics.ListAPIView):
+    permission_classes = [IsMember]
+    parser_classes = [LenientJSONParser]
+    serializer_class = RunSerializer
+
+    def get_queryset(self):
+        return TcoRun.objects.for_user(self.request.user).with_related()
+
+    @extend_schema(
+        request=RunInputSerializer,
+        responses={
+            202: RunSerializer,
+            400: OpenApiResponse(description="field errors"),
+        },
+    )
+    def post(self, request):
+        """Queue a full analysis (Monte Carlo, sensitivity, PDF); poll the run."""
+        data = RunInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        procurement = access_procurement(
+            request.user, data.validated_data["procurement"], Capability.RUN_TCO
+        )
+        run = services.request_tco_run_for_inputs(
+            procurement=procurement,
+            user=request.user,
+            inputs=data.validated_data["inputs"],
+            lang=data.validated_data["lang"],
+            name=data.validated_data["name"],
+        )
+        location = reverse("tco-api-run-detail", kwargs={"pk": run.pk})
+        return Response(
+            RunSerializer(run).data,
+            status=status.HTTP_202_ACCEPTED,
+            headers={"Location": location},
+        )
+
+
+class RunDetailView(generics.RetrieveAPIView):
+    permission_classes = [IsMember]
+    serializer_class = RunSerializer
+
+    def get_queryset(self):
+        return TcoRun.objects.for_user(self.request.user).with_related()
+
+
+class PdfRenderer(BaseRenderer):
+    media_type = "application/pdf"
+    format = "pdf"
+    charset = None
+    render_style = "binary"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        if isinstance(data, bytes):
+            return data
+        return json.dumps(data).encode()
+
+
+class RunReportView(APIView):
+    permission_classes = [IsMember]
+    renderer_classes = [JSONRenderer, PdfRenderer]
+
+    @extend_schema(
+        responses={
+            (200, "application/pdf"): OpenApiResponse(description="The PDF report"),
+            403: OpenApiResponse(description="role may not download reports"),
+            404: OpenApiResponse(description="no such run, or no PDF yet"),
+        }
+    )
+    def get(self, request, pk):
+        """The run's PDF; 404 until the run has succeeded."""
+        run = get_object_or_404(TcoRun.objects.for_user(request.user), pk=pk)
+        require(request.user, Capability.DOWNLOAD_REPORTS)
+        if run.status != RunStatus.SUCCEEDED or not run.pdf:
+            raise Http404("The report is not ready.")
+        return FileResponse(
+            run.pdf.open("rb"),
+            content_type="application/pdf",
+            filename=f"tco-run-{run.pk}-{run.lang}.pdf",
+        )
+
+
+class ScenarioListCreateView(generics.ListAPIView):
+    permission_classes = [IsMember]
+    parser_classes = [LenientJSONParser]
+    serializer_class = ScenarioSerializer
+
+    def get_queryset(self):
+        procurement = access_procurement(self.request.user, self.kwargs["pk"])
+        return TcoScenario.objects.for_procurement(procurement)
+
+    @extend_schema(request=ScenarioInputSerializer, responses={201: ScenarioSerializer})
+    def post(self, request, pk):
+        """Save a named scenario (inputs validated by the engine)."""
+        procurement = access_procurement(request.user, pk, Capability.RUN_TCO)
+        data = ScenarioInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        scenario = services.save_scenario(
+            procurement=procurement, user=request.user, **data.validated_data
+        )
+        return Response(
+            ScenarioSerializer(scenario).data, status=status.HTTP_201_CREATED
+        )

@@ -1,0 +1,189 @@
+"""The scenario form: every engine input, blank meaning "use the default".
+
+Each field's placeholder is the default value and its help text the default's reason,
+so the user sees what a blank field means. The engine validates; its TcoInputError is
+put back on the field it names (``capex.<i>.<field>`` on the capex row).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .engine import CAPEX_CATEGORIES, DEFAULTS, TcoInputError
+from .models import TcoScenario
+from .report import CAPEX_LABELS, INPUT_LABELS, PERCENT_INPUTS
+
+INTEGER_INPUTS = ("horizon_years", "gpu_count")
+CHOICE_INPUTS = {"currency": [("", "—"), ("CNY", "CNY"), ("USD", "USD")]}
+SCALAR_INPUTS = tuple(name for name in INPUT_LABELS if name != "capex")
+#: Sections of the form, in display order.
+SECTIONS: list[tuple[Any, tuple[str, ...]]] = [
+    (
+        _("Scope"),
+        ("horizon_years", "currency", "fx_usd_cny", "gpu_count", "it_power_kw"),
+    ),
+    (
+        _("Power and facility"),
+        (
+            "load_factor",
+            "pue",
+            "electricity_price_per_kwh",
+            "electricity_escalation",
+            "colocation_per_kw_month",
+        ),
+    ),
+    (
+        _("Operations"),
+        (
+            "support_rate",
+            "warranty_years",
+            "software_per_year",
+            "staff_fte",
+            "staff_cost_per_fte_year",
+            "staff_escalation",
+            "annual_failure_rate",
+            "replacement_cost_share",
+        ),
+    ),
+    (
+        _("Finance and usage"),
+        ("discount_rate", "residual_value_rate", "utilization"),
+    ),
+    (
+        _("Cloud alternatives"),
+        (
+            "cloud_on_demand_per_gpu_hour",
+            "cloud_reserved_per_gpu_hour",
+            "cloud_spot_per_gpu_hour",
+            "spot_overhead",
+            "hybrid_cloud_share",
+        ),
+    ),
+]
+
+
+def _default_text(name: str) -> str:
+    value = DEFAULTS[name].value
+    if name == "it_power_kw":
+        return "gpu_count × 1.275"
+    if name == "residual_value_rate":
+        return "0.68^horizon"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+class ScenarioForm(forms.Form):
+    name = forms.CharField(label=_("Scenario name"), max_length=200)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in SCALAR_INPUTS:
+            label = INPUT_LABELS[name]
+            default = DEFAULTS[name]
+            attrs = {"placeholder": _default_text(name), "data-input": name}
+            help_text = _("Default %(value)s: %(reason)s") % {
+                "value": _default_text(name),
+                "reason": default.reason,
+            }
+            if name in CHOICE_INPUTS:
+                field = forms.ChoiceField(
+                    choices=CHOICE_INPUTS[name], required=False, label=label
+                )
+            elif name in INTEGER_INPUTS:
+                field = forms.IntegerField(
+                    required=False,
+                    label=label,
+                    widget=forms.NumberInput(attrs={**attrs, "step": 1}),
+                )
+            else:
+                if name in PERCENT_INPUTS:
+                    attrs["step"] = "0.01"
+                else:
+                    attrs["step"] = "any"
+                field = forms.FloatField(
+                    required=False, label=label, widget=forms.NumberInput(attrs=attrs)
+                )
+            field.help_text = help_text
+            self.fields[name] = field
+
+    def sections(self):
+        return [(title, [self[name] for name in names]) for title, names in SECTIONS]
+
+
+class CapexLineForm(forms.Form):
+    category = forms.ChoiceField(
+        label=_("Category"),
+        choices=[("", "—")] + [(c, CAPEX_LABELS[c]) for c in CAPEX_CATEGORIES],
+        required=False,
+    )
+    description = forms.CharField(
+        label=_("Description"), required=False, max_length=200
+    )
+    amount = forms.FloatField(label=_("Amount"), required=False)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("amount") is not None and not data.get("category"):
+            self.add_error("category", _("Choose a category."))
+        return data
+
+
+CapexFormSet = forms.formset_factory(CapexLineForm, extra=3, max_num=50)
+
+
+def initial_from_inputs(inputs: dict) -> tuple[dict, list[dict]]:
+    """Form initial values: the user's fields only; defaults stay blank."""
+    given = set(inputs.get("user_fields") or inputs.keys())
+    initial = {k: v for k, v in inputs.items() if k in given and k in SCALAR_INPUTS}
+    capex = [dict(line) for line in inputs.get("capex") or []]
+    return initial, capex
+
+
+def build_forms(
+    data=None, *, scenario: TcoScenario | None = None, prefill: dict | None = None
+) -> tuple[ScenarioForm, forms.BaseFormSet]:
+    if data is not None:
+        return ScenarioForm(data), CapexFormSet(data, prefix="capex")
+    inputs = scenario.inputs if scenario is not None else (prefill or {})
+    initial, capex = initial_from_inputs(inputs)
+    if scenario is not None:
+        initial["name"] = scenario.name
+    return ScenarioForm(initial=initial), CapexFormSet(initial=capex, prefix="capex")
+
+
+def inputs_from_forms(form: ScenarioForm, formset) -> dict:
+    """Engine inputs from valid forms: blank fields are left out (defaults)."""
+    inputs = {
+        name: form.cleaned_data[name]
+        for name in SCALAR_INPUTS
+        if form.cleaned_data.get(name) not in (None, "")
+    }
+    lines = []
+    for row in formset.cleaned_data:
+        if row and row.get("category") and row.get("amount") is not None:
+            lines.append(
+                {
+                    "category": row["category"],
+                    "description": row.get("description") or "",
+                    "amount": row["amount"],
+                }
+            )
+    if lines:
+        inputs["capex"] = lines
+    return inputs
+
+
+def add_engine_error(form: ScenarioForm, formset, exc: TcoInputError) -> None:
+    """Show the engine's complaint on the field (or capex row) it names."""
+    parts = exc.field.split(".")
+    if parts[0] == "capex" and len(parts) == 3 and parts[1].isdigit():
+        rows = [f for f in formset.forms if f.cleaned_data.get("category")]
+        index = int(parts[1])
+        if index < len(rows) and parts[2] in rows[index].fields:
+            rows[index].add_error(parts[2], exc.message)
+            return
+    form.add_error(exc.field if exc.field in form.fields else None, exc.message)

@@ -1,0 +1,145 @@
+"""TCO scenarios of a procurement and the runs of the full analysis.
+
+A scenario holds the inputs as ``tco.engine.inputs_to_dict`` writes them; a run
+snapshots those inputs, so editing the scenario later never changes an earlier run.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from clusterbuy.models import Procurement
+
+
+class TcoScenarioQuerySet(models.QuerySet):
+    def for_user(self, user) -> TcoScenarioQuerySet:
+        return self.filter(procurement__in=Procurement.objects.for_user(user))
+
+    def for_procurement(self, procurement: Procurement) -> TcoScenarioQuerySet:
+        return self.filter(procurement=procurement)
+
+
+class TcoScenario(models.Model):
+    procurement = models.ForeignKey(
+        Procurement, on_delete=models.CASCADE, related_name="tco_scenarios"
+    )
+    name = models.CharField(_("name"), max_length=200)
+    inputs = models.JSONField(_("inputs"), default=dict)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = TcoScenarioQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        verbose_name = _("TCO scenario")
+        verbose_name_plural = _("TCO scenarios")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["procurement", "name"], name="tco_scenario_unique_name"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RunStatus(models.TextChoices):
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    SUCCEEDED = "succeeded", _("Succeeded")
+    FAILED = "failed", _("Failed")
+
+
+class TcoRunQuerySet(models.QuerySet):
+    def for_user(self, user) -> TcoRunQuerySet:
+        """Runs of the user's organisation (the one access rule, via the procurement)."""
+        return self.filter(scenario__procurement__in=Procurement.objects.for_user(user))
+
+    def for_procurement(self, procurement: Procurement) -> TcoRunQuerySet:
+        return self.filter(scenario__procurement=procurement)
+
+    def finished(self) -> TcoRunQuerySet:
+        return self.filter(status__in=[RunStatus.SUCCEEDED, RunStatus.FAILED])
+
+    def with_related(self) -> TcoRunQuerySet:
+        return self.select_related("scenario", "scenario__procurement", "requested_by")
+
+
+def run_pdf_path(run: TcoRun, filename: str) -> str:
+    """Deterministic: one file per run and language, overwritten, never duplicated."""
+    return f"tco/run-{run.pk}-{run.lang}.pdf"
+
+
+class TcoRun(models.Model):
+    scenario = models.ForeignKey(
+        TcoScenario, on_delete=models.CASCADE, related_name="runs"
+    )
+    inputs = models.JSONField(_("inputs snapshot"))
+    engine_version = models.CharField(max_length=20)
+    status = models.CharField(
+        _("status"),
+        max_length=10,
+        choices=RunStatus.choices,
+        default=RunStatus.QUEUED,
+        db_index=True,
+    )
+    progress_pct = models.PositiveSmallIntegerField(_("progress (%)"), default=0)
+    lang = models.CharField(_("language"), max_length=10, default="zh-hans")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error_message = models.TextField(_("error"), blank=True)
+    result = models.JSONField(_("result"), null=True, blank=True)
+    pdf = models.FileField(_("PDF report"), upload_to=run_pdf_path, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = TcoRunQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("TCO run")
+        verbose_name_plural = _("TCO runs")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(progress_pct__lte=100), name="tco_run_progress_le_100"
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="succeeded") | Q(result__isnull=False),
+                name="tco_run_succeeded_has_result",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"TCO run {self.pk} ({self.status})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (RunStatus.SUCCEEDED, RunStatus.FAILED)
+
+    @property
+    def procurement(self) -> Procurement:
+        return self.scenario.procurement
+
+    @property
+    def duration_s(self) -> float | None:
+        if self.started_at and self.finished_at:
+            return (self.finished_at - self.started_at).total_seconds()
+        return None

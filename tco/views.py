@@ -1,0 +1,198 @@
+"""TCO pages: the tab (scenario form + live preview), runs, results, PDF, reports."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.paginator import Paginator
+from django.http import FileResponse, Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRefresh
+
+from clusterbuy.access import Capability, access_procurement, require
+from clusterbuy.services import ServiceError
+from clusterbuy.views import render_procurement
+
+from . import forms, report, services
+from .engine import TcoInputError
+from .models import RunStatus, TcoRun, TcoScenario
+
+
+def _lang() -> str:
+    return "en" if (get_language() or "").startswith("en") else "zh-hans"
+
+
+def _run_of(request, pk: int, run_id: int) -> tuple:
+    procurement = access_procurement(request.user, pk)
+    run = get_object_or_404(
+        TcoRun.objects.for_procurement(procurement).with_related(), pk=run_id
+    )
+    return procurement, run
+
+
+@login_required
+def tco_tab(request, pk):
+    procurement = access_procurement(request.user, pk)
+    scenarios = TcoScenario.objects.for_procurement(procurement)
+    scenario_id = request.POST.get("scenario_id") or request.GET.get("scenario")
+    scenario = get_object_or_404(scenarios, pk=scenario_id) if scenario_id else None
+    if request.method == "POST":
+        require(request.user, Capability.RUN_TCO)
+        form, formset = forms.build_forms(request.POST)
+        if form.is_valid() and formset.is_valid():
+            try:
+                scenario = services.save_scenario(
+                    procurement=procurement,
+                    user=request.user,
+                    name=form.cleaned_data["name"],
+                    inputs=forms.inputs_from_forms(form, formset),
+                    scenario=scenario,
+                )
+            except TcoInputError as exc:
+                forms.add_engine_error(form, formset, exc)
+            except ServiceError as exc:
+                form.add_error(
+                    exc.field if exc.field in form.fields else None, exc.message
+                )
+            else:
+                if request.POST.get("action") == "run":
+                    run = services.request_tco_run(
+                        scenario=scenario, user=request.user, lang=_lang()
+                    )
+                    return redirect("tco:run", pk=pk, run_id=run.pk)
+                messages.success(request, _("Scenario saved."))
+                return redirect(
+                    reverse("tco:tab", args=[pk]) + f"?scenario={scenario.pk}"
+                )
+    else:
+        prefill = None if scenario else services.prefill_inputs(procurement=procurement)
+        form, formset = forms.build_forms(scenario=scenario, prefill=prefill)
+    context = {
+        "form": form,
+        "formset": formset,
+        "scenario": scenario,
+        "scenarios": scenarios,
+        "runs": TcoRun.objects.for_procurement(procurement).with_related()[:20],
+        "plan": services.sizing_plan(procurement=procurement),
+    }
+    return render_procurement(
+        request, procurement, "tco/tab.html", context, active="tco"
+    )
+
+
+@login_required
+@require_POST
+def tco_preview(request, pk):
+    """htmx: the deterministic totals of the form as it stands (nothing saved)."""
+    access_procurement(request.user, pk)
+    form, formset = forms.build_forms(request.POST)
+    form.is_valid()  # the name is not needed for a preview: ignore its error
+    field_errors = {k: v for k, v in form.errors.items() if k != "name"}
+    context = {"errors": [], "estimate": None}
+    for name, errors in field_errors.items():
+        label = report.INPUT_LABELS.get(name, name)
+        context["errors"].extend(f"{label}: {e}" for e in errors)
+    if not formset.is_valid():
+        for i, row_errors in enumerate(formset.errors):
+            for name, errors in row_errors.items():
+                context["errors"].extend(f"#{i + 1} {name}: {e}" for e in errors)
+    if not context["errors"]:
+        try:
+            context["estimate"] = services.estimate(
+                inputs=forms.inputs_from_forms(form, formset)
+            )
+        except TcoInputError as exc:
+            label = report.INPUT_LABELS.get(exc.field.split(".")[0], exc.field)
+            context["errors"].append(f"{label}: {exc.message}")
+    if context["estimate"]:
+        context["options"] = _preview_options(context["estimate"]["result"])
+    return render(request, "tco/_preview.html", context)
+
+
+def _preview_options(result: dict) -> list[dict]:
+    rows = []
+    for key in ("on_demand", "reserved", "spot"):
+        rows.append(
+            {
+                "label": report.OPTION_LABELS[key],
+                "total": result["cloud"][key]["total"],
+                "break_even_month": result["break_even_month"][key],
+            }
+        )
+    rows.append(
+        {
+            "label": report.OPTION_LABELS["hybrid"],
+            "total": result["hybrid"]["total"],
+            "break_even_month": None,
+        }
+    )
+    return rows
+
+
+@login_required
+@require_POST
+def run_start(request, pk, scenario_id):
+    procurement = access_procurement(request.user, pk, Capability.RUN_TCO)
+    scenario = get_object_or_404(
+        TcoScenario.objects.for_procurement(procurement), pk=scenario_id
+    )
+    run = services.request_tco_run(scenario=scenario, user=request.user, lang=_lang())
+    return redirect("tco:run", pk=pk, run_id=run.pk)
+
+
+def _charts(run: TcoRun, lang: str) -> dict[str, str]:
+    stamp = run.finished_at.timestamp() if run.finished_at else 0
+    key = f"tco-run-{run.pk}-{stamp}-{lang}-charts"
+    return cache.get_or_set(
+        key, lambda: report.chart_svgs(run.result, lang, text_as_paths=False), 3600
+    )
+
+
+@login_required
+def run_detail(request, pk, run_id):
+    procurement, run = _run_of(request, pk, run_id)
+    context = {"run": run}
+    if run.status == RunStatus.SUCCEEDED:
+        lang = _lang()
+        context.update(report.report_context(run=run, analysis=run.result, lang=lang))
+        context["charts"] = _charts(run, lang)
+    return render_procurement(
+        request, procurement, "tco/run.html", context, active="tco"
+    )
+
+
+@login_required
+def run_progress(request, pk, run_id):
+    """htmx poll target: the progress bar; a full refresh once the run is done."""
+    _procurement, run = _run_of(request, pk, run_id)
+    if run.is_finished and request.htmx:
+        return HttpResponseClientRefresh()
+    return render(
+        request, "tco/_progress.html", {"run": run, "procurement": _procurement}
+    )
+
+
+@login_required
+def run_pdf(request, pk, run_id):
+    _procurement, run = _run_of(request, pk, run_id)
+    require(request.user, Capability.DOWNLOAD_REPORTS)
+    if run.status != RunStatus.SUCCEEDED or not run.pdf:
+        raise Http404(_("The report is not ready."))
+    return FileResponse(
+        run.pdf.open("rb"),
+        content_type="application/pdf",
+        as_attachment=True,
+        filename=f"tco-{run.pk}-{run.lang}.pdf",
+    )
+
+
+@login_required
+def reports(request):
+    runs = TcoRun.objects.for_user(request.user).with_related()
+    page = Paginator(runs, 25).get_page(request.GET.get("page"))
+    return render(request, "tco/reports.html", {"page": page})
