@@ -1,0 +1,93 @@
+"""The default evaluation checklist, built from the buyer's guide.
+
+Seven sections: how the vendor designed for *our* workload, whether the cost is
+transparent over the 3-5 year life, the evidence behind their case studies, service and
+operations, the four pitfalls, price (scored from the normalised TCO with the
+lowest-price baseline, MOF Order No. 87 art. 55) and team fit. Section weights sum to
+100 so they read as percentages; each criterion weighs 1 within its section unless
+stated. Edit the organisation's copy in the UI or the admin.
+
+Source: ClusterBuy buyer's guide (issue 5 checklist), 2025.
+"""
+
+from django.utils.translation import gettext_noop as _
+
+SOURCE = "ClusterBuy buyer's guide (issue 5), 2025"
+
+# (code, title, weight, auto_price, [(criterion code, text, weight)])
+SECTIONS = [
+    (
+        "architecture",
+        _("Architecture"),
+        20,
+        False,
+        [
+            ("arch_scenario", _("Asked about our business scenario"), 1),
+            ("arch_data", _("Asked about our data volume and where it lives"), 1),
+            ("arch_balance", _("Balanced compute / network / storage design"), 1),
+        ],
+    ),
+    (
+        "cost",
+        _("Cost transparency"),
+        10,
+        False,
+        [
+            ("cost_lifecycle", _("3–5 year lifecycle cost provided"), 1),
+            ("cost_itemised", _("All service and software costs listed"), 1),
+        ],
+    ),
+    (
+        "cases",
+        _("Case studies"),
+        15,
+        False,
+        [
+            ("case_similar", _("Similar client and scenario"), 1),
+            ("case_detail", _("Technical detail (network, storage choices)"), 1),
+            ("case_outcome", _("Measurable outcome (before → after)"), 1),
+            ("case_pitfalls", _("Pitfalls they hit and how they solved them"), 1),
+            ("case_visit", _("Site visit or remote demo possible"), 1),
+        ],
+    ),
+    (
+        "service",
+        _("Service and O&M"),
+        20,
+        False,
+        [
+            ("svc_channels", _("Support channels"), 1),
+            ("svc_response", _("Response time by severity"), 1),
+            ("svc_onsite", _("On-site arrival time"), 1),
+            ("svc_monitoring", _("Monitoring from hardware to jobs"), 1),
+            ("svc_alerts", _("Flexible alert rules"), 1),
+            ("svc_team", _("Team knows DL frameworks and schedulers"), 1),
+        ],
+    ),
+    (
+        "pitfalls",
+        _("The four pitfalls"),
+        10,
+        False,
+        [
+            ("pit_gpu_only", _("A complete cluster, not only GPU servers"), 1),
+            ("pit_promises", _("No promises without evidence"), 1),
+            ("pit_template", _("Proposal written for our case, not a template"), 1),
+            ("pit_open", _("Open ecosystem (Slurm / Kubernetes)"), 1),
+        ],
+    ),
+    (
+        "price",
+        _("Price"),
+        15,
+        True,
+        [("price_tco", _("Normalised TCO (lowest-price baseline)"), 1)],
+    ),
+    (
+        "team",
+        _("Team fit"),
+        10,
+        False,
+        [("team_fit", _("Fits our team's skills and way of working"), 1)],
+    ),
+]
