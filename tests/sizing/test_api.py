@@ -1,0 +1,211 @@
+import pytest
+
+from sizing import services
+from sizing.engine import ENGINE_VERSION
+from sizing.models import SizingPlan, Workload
+
+ESTIMATE = "/api/v1/sizing/estimate"
+LLAMA2_70B_SERVE = {
+    "workload": {
+        "kind": "inference",
+        "model": {"preset": "llama-2-70b"},
+        "context_tokens": 2048,
+        "output_tokens": 256,
+        "concurrent_requests": 16,
+    },
+    "accelerator": "h100-sxm-80gb",
+}
+TRAIN_7B = {
+    "name": "7B pre-training",
+    "kind": "training",
+    "model_preset": "llama-2-7b",
+    "seq_len": 4096,
+    "tokens_b": 100,
+    "target_days": 30,
+}
+
+
+@pytest.fixture
+def catalog(db):
+    services.load_reference_catalog()
+
+
+def test_estimate_golden_llama2_70b_kv_cache_per_token(client, catalog):
+    response = client.post(ESTIMATE, LLAMA2_70B_SERVE, content_type="application/json")
+    assert response.status_code == 200
+    body = response.json()
+    # 2 (K and V) x 80 layers x 8 KV heads x 128 head_dim x 2 bytes (bf16)
+    assert body["memory"]["kv_cache_bytes_per_token"] == 2 * 80 * 8 * 128 * 2 == 327680
+    assert body["engine_version"] == ENGINE_VERSION
+    assert body["accelerator"] == "h100-sxm-80gb"
+    assert body["kind"] == "inference"
+    assert body["explanation"] and body["bottlenecks"] is not None
+
+
+def test_estimate_works_for_a_token_client(api_for, it_lead, catalog):
+    response = api_for(it_lead).post(ESTIMATE, LLAMA2_70B_SERVE, format="json")
+    assert response.status_code == 200
+    assert response.json()["memory"]["kv_cache_bytes_per_token"] == 327680
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        (
+            {
+                "workload": {
+                    "kind": "inference",
+                    "model": {
+                        "layers": 2,
+                        "hidden_size": 100,
+                        "attention_heads": 3,
+                        "vocab_size": 1000,
+                    },
+                }
+            },
+            "workload.model.hidden_size",
+        ),
+        (
+            {
+                "workload": {
+                    "kind": "training",
+                    "model": {"preset": "llama-2-7b"},
+                    "tokens_b": 0,
+                    "target_days": 10,
+                }
+            },
+            "workload.tokens_b",
+        ),
+        ({**LLAMA2_70B_SERVE, "accelerator": "no-such-gpu"}, "accelerator"),
+        (
+            {"workload": {"kind": "inference", "model": {"preset": "gpt-9"}}},
+            "workload.model.preset",
+        ),
+        ({"accelerator": "h100-sxm-80gb"}, "workload"),
+    ],
+)
+def test_estimate_bad_input_is_400_naming_the_field(client, catalog, body, field):
+    response = client.post(ESTIMATE, body, content_type="application/json")
+    assert response.status_code == 400
+    assert list(response.json()) == [field]
+
+
+def test_accelerators_filter_by_vendor_memory_and_availability(client, catalog):
+    amd = client.get("/api/v1/accelerators/", {"vendor": "amd", "min_memory_gb": 200})
+    assert {a["key"] for a in amd.json()["results"]} == {
+        "mi325x-oam-256gb",
+        "mi355x-oam-288gb",
+    }
+    cn = {
+        a["key"]
+        for a in client.get("/api/v1/accelerators/", {"available_in": "cn"}).json()[
+            "results"
+        ]
+    }
+    assert "h100-sxm-80gb" not in cn and "ascend910b-oam-64gb" in cn
+
+
+def test_model_presets_list_the_architecture(client, catalog):
+    presets = {
+        p["key"]: p for p in client.get("/api/v1/model-presets/").json()["results"]
+    }
+    assert presets["llama-2-70b"]["kv_heads"] == 8
+    assert presets["llama-2-70b"]["layers"] == 80
+    assert presets["llama-2-70b"]["source"]
+
+
+def test_it_lead_creates_updates_and_deletes_a_workload(
+    api_for, it_lead, procurement, catalog
+):
+    api = api_for(it_lead)
+    url = f"/api/v1/procurements/{procurement.pk}/workloads/"
+    created = api.post(url, TRAIN_7B, format="json")
+    assert created.status_code == 201, created.json()
+    pk = created.json()["id"]
+    patched = api.patch(f"{url}{pk}/", {"target_days": 20}, format="json")
+    assert patched.status_code == 200 and patched.json()["target_days"] == 20
+    assert api.get(url).json()["results"][0]["name"] == "7B pre-training"
+    assert api.delete(f"{url}{pk}/").status_code == 204
+    assert not Workload.objects.exists()
+
+
+def test_workload_engine_error_is_400_on_the_model_field(
+    api_for, it_lead, procurement, catalog
+):
+    response = api_for(it_lead).post(
+        f"/api/v1/procurements/{procurement.pk}/workloads/",
+        {
+            "name": "odd",
+            "kind": "inference",
+            "layers": 2,
+            "hidden_size": 100,
+            "attention_heads": 3,
+            "vocab_size": 1000,
+        },
+        format="json",
+    )
+    assert response.status_code == 400
+    assert "hidden_size" in response.json()
+    assert not Workload.objects.exists()
+
+
+def test_sizing_plans_are_computed_stored_and_listed_latest_first(
+    api_for, it_lead, procurement, catalog
+):
+    services.create_workload(procurement=procurement, **TRAIN_7B)
+    api = api_for(it_lead)
+    url = f"/api/v1/procurements/{procurement.pk}/sizing-plans/"
+    first = api.post(url, format="json")
+    second = api.post(url, format="json")
+    assert first.status_code == second.status_code == 201
+    assert first.json()["engine_version"] == ENGINE_VERSION
+    assert first.json()["result"]["gpu_count"] > 0
+    listed = [p["id"] for p in api.get(url).json()["results"]]
+    assert listed == [second.json()["id"], first.json()["id"]]
+    detail = api.get(f"{url}{first.json()['id']}/").json()
+    assert detail["inputs"]["workloads"][0]["name"] == "7B pre-training"
+    assert SizingPlan.objects.get(pk=first.json()["id"]).created_by == it_lead
+
+
+def test_sizing_plan_without_workloads_is_400(api_for, it_lead, procurement, catalog):
+    response = api_for(it_lead).post(
+        f"/api/v1/procurements/{procurement.pk}/sizing-plans/", format="json"
+    )
+    assert response.status_code == 400
+    assert "workloads" in response.json()
+    assert not SizingPlan.objects.exists()
+
+
+def test_viewer_cannot_write_workloads_or_plans(api_for, viewer, procurement, catalog):
+    services.create_workload(procurement=procurement, **TRAIN_7B)
+    api = api_for(viewer)
+    base = f"/api/v1/procurements/{procurement.pk}"
+    assert api.get(f"{base}/workloads/").status_code == 200
+    assert api.post(f"{base}/workloads/", TRAIN_7B, format="json").status_code == 403
+    pk = Workload.objects.get().pk
+    assert api.delete(f"{base}/workloads/{pk}/").status_code == 403
+    assert api.post(f"{base}/sizing-plans/", format="json").status_code == 403
+    assert Workload.objects.count() == 1
+    assert not SizingPlan.objects.exists()
+
+
+def test_outsider_gets_404_and_changes_nothing(api_for, outsider, procurement, catalog):
+    workload = services.create_workload(procurement=procurement, **TRAIN_7B)
+    api = api_for(outsider)
+    base = f"/api/v1/procurements/{procurement.pk}"
+    assert api.get(f"{base}/workloads/").status_code == 404
+    assert api.get(f"{base}/workloads/{workload.pk}/").status_code == 404
+    assert api.post(f"{base}/workloads/", TRAIN_7B, format="json").status_code == 404
+    assert api.delete(f"{base}/workloads/{workload.pk}/").status_code == 404
+    assert api.get(f"{base}/sizing-plans/").status_code == 404
+    assert api.post(f"{base}/sizing-plans/", format="json").status_code == 404
+    assert Workload.objects.count() == 1
+    assert not SizingPlan.objects.exists()
+
+
+def test_openapi_schema_documents_the_sizing_endpoints(api_for, it_lead):
+    schema = api_for(it_lead).get("/api/v1/schema/", {"format": "json"}).json()
+    assert "/api/v1/sizing/estimate" in schema["paths"]
+    assert "/api/v1/procurements/{procurement_pk}/sizing-plans/" in schema["paths"]
+    assert "EstimateInputRequest" in schema["components"]["schemas"]
+    assert "EstimateResult" in schema["components"]["schemas"]
