@@ -319,31 +319,6 @@ class BidOutputSerializer(serializers.ModelSerializer):
         return [c.pk for c in obj.case_studies.all()]
 
 
-def visibility_context(procurement, user) -> dict:
-    """Blind labels and sealed prices for this user (see comparison.build_comparison)."""
-    row = services.evaluation_settings_for(procurement=procurement)
-    context: dict = {}
-    if (
-        row.blind_grading
-        and not row.scoring_closed
-        and not can(user, Capability.EDIT_VENDORS)
-    ):
-        ids = (
-            Bid.objects.for_procurement(procurement)
-            .order_by("id")
-            .values_list("id", flat=True)
-        )
-        context["blind_labels"] = {
-            pk: _("Vendor %(n)s") % {"n": i} for i, pk in enumerate(ids, start=1)
-        }
-    context["hide_prices"] = (
-        row.sealed_envelope
-        and services.is_technical_evaluator(user)
-        and not services.has_submitted(procurement=procurement, user=user)
-    )
-    return context
-
-
 class ProcurementScopedMixin:
     def procurement(self):
         if not hasattr(self, "_procurement"):
@@ -379,7 +354,9 @@ class BidViewSet(ProcurementScopedMixin, viewsets.ModelViewSet):
         context = super().get_serializer_context()
         if "procurement_pk" in self.kwargs:
             context["procurement"] = self.procurement()
-            context.update(visibility_context(self.procurement(), self.request.user))
+            context.update(
+                services.visibility_context(self.procurement(), self.request.user)
+            )
         return context
 
     def _output(self, bid, code=status.HTTP_200_OK):

@@ -388,6 +388,27 @@ class Column:
     excluded: bool = False
     tco_value: Decimal = Decimal(0)  # kept for ranking even when hidden
 
+    @property
+    def pitfall_list(self) -> list[dict]:
+        lang = _lang()
+        return [{"code": str(p.code), "reason": p.reason(lang)} for p in self.pitfalls]
+
+    @property
+    def compliance_list(self) -> list[dict]:
+        lang = _lang()
+        return [
+            {
+                "item": i.item,
+                "label": _compliance_label(i.item),
+                "status": str(i.status),
+                "required": _number(i.required),
+                "offered": _number(i.offered),
+                "unit": i.unit,
+                "note": i.note_for(lang),
+            }
+            for i in self.compliance
+        ]
+
 
 @dataclass
 class Comparison:

@@ -842,3 +842,39 @@ def shortlist_check(procurement: Procurement) -> CheckResult:
         3 <= count <= 5,
         _("%(n)s vendors with a bid; shortlist 3 to 5.") % {"n": count},
     )
+
+
+def add_line_item(*, bid: Bid, **values) -> BidLineItem:
+    item = BidLineItem(bid=bid, position=bid.line_items.count(), **values)
+    item.full_clean(exclude=["bid"])
+    item.save()
+    return item
+
+
+def delete_line_item(*, item: BidLineItem) -> None:
+    item.delete()
+
+
+def visibility_context(procurement, user) -> dict:
+    """Blind labels and sealed prices for this user (see comparison.build_comparison)."""
+    row = evaluation_settings_for(procurement=procurement)
+    context: dict = {}
+    if (
+        row.blind_grading
+        and not row.scoring_closed
+        and not can(user, Capability.EDIT_VENDORS)
+    ):
+        ids = (
+            Bid.objects.for_procurement(procurement)
+            .order_by("id")
+            .values_list("id", flat=True)
+        )
+        context["blind_labels"] = {
+            pk: _("Vendor %(n)s") % {"n": i} for i, pk in enumerate(ids, start=1)
+        }
+    context["hide_prices"] = (
+        row.sealed_envelope
+        and is_technical_evaluator(user)
+        and not has_submitted(procurement=procurement, user=user)
+    )
+    return context

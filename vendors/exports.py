@@ -1,0 +1,79 @@
+"""Exports of the comparison: XLSX (openpyxl) and PDF (WeasyPrint).
+
+Every text cell of the workbook goes through `escape_cell` so a vendor name or note
+starting with "=" cannot run as a formula in Excel (OWASP CSV injection).
+"""
+
+from __future__ import annotations
+
+import io
+
+from django.contrib.staticfiles import finders
+from django.template.loader import render_to_string
+
+from .comparison import Comparison, comparison_groups, radar_svg
+from .importing import escape_cell
+
+
+def _cell(value):
+    return escape_cell(str(value)) if value is not None else ""
+
+
+def comparison_xlsx(result: Comparison) -> bytes:
+    import openpyxl
+    from openpyxl.styles import Font, PatternFill
+
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    sheet.title = "comparison"
+    sheet.append(
+        [_cell(result.procurement.name)] + [_cell(c.label) for c in result.columns]
+    )
+    for cell in sheet[1]:
+        cell.font = Font(bold=True)
+    fills = {
+        "best": PatternFill("solid", fgColor="D1FAE5"),
+        "worst": PatternFill("solid", fgColor="FEE2E2"),
+    }
+    for group in comparison_groups(result):
+        sheet.append([_cell(group.label)])
+        sheet.cell(row=sheet.max_row, column=1).font = Font(bold=True)
+        for row in group.rows:
+            values = [_cell(row.label)]
+            for cell in row.cells:
+                text = cell.text
+                if cell.detail:
+                    text += "\n" + "\n".join(cell.detail)
+                values.append(_cell(text))
+            sheet.append(values)
+            for index, cell in enumerate(row.cells, start=2):
+                for css, fill in fills.items():
+                    if css in cell.css.split():
+                        sheet.cell(row=sheet.max_row, column=index).fill = fill
+    sheet.column_dimensions["A"].width = 40
+    for index in range(len(result.columns)):
+        sheet.column_dimensions[openpyxl.utils.get_column_letter(index + 2)].width = 28
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+def font_url() -> str:
+    path = finders.find("fonts/NotoSansSC-Subset-Regular.otf")
+    return f"file://{path}" if path else ""
+
+
+def comparison_pdf(result: Comparison, *, request=None) -> bytes:
+    from weasyprint import HTML
+
+    html = render_to_string(
+        "vendors/comparison_pdf.html",
+        {
+            "result": result,
+            "groups": comparison_groups(result),
+            "radar": radar_svg(result),
+            "font_url": font_url(),
+        },
+        request=request,
+    )
+    return HTML(string=html, base_url="/").write_pdf()

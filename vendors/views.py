@@ -1,0 +1,510 @@
+"""HTML views of vendor evaluation: validate a form, call one service, render/redirect."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clusterbuy.access import (
+    Capability,
+    access_procurement,
+    can,
+    organisation_of,
+    require,
+)
+from clusterbuy.services import ServiceError
+from clusterbuy.views import render_procurement
+
+from . import comparison, exports, services
+from .forms import (
+    BidForm,
+    CaseStudyForm,
+    DecisionForm,
+    EvaluationSettingsForm,
+    LineItemForm,
+    UploadForm,
+    VendorForm,
+    weights_form_class,
+)
+from .importing import LineItemImportError, build_template_csv, build_template_xlsx
+from .models import Bid, BidAttachment, BidLineItem, ChecklistSection, Vendor
+
+
+def _form_error(form, exc: ServiceError) -> None:
+    form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+
+
+def _bid(procurement, bid_pk) -> Bid:
+    return get_object_or_404(
+        Bid.objects.for_procurement(procurement).select_related(
+            "vendor", "procurement"
+        ),
+        pk=bid_pk,
+    )
+
+
+# --- vendors -----------------------------------------------------------------------
+
+
+@login_required
+def vendor_list(request):
+    organisation = organisation_of(request.user)
+    form = VendorForm(request.POST or None)
+    if request.method == "POST":
+        require(request.user, Capability.EDIT_VENDORS)
+        if form.is_valid():
+            try:
+                vendor = services.create_vendor(
+                    organisation=organisation, **form.cleaned_data
+                )
+            except ServiceError as exc:
+                _form_error(form, exc)
+            else:
+                messages.success(request, _("Vendor added."))
+                return redirect("vendors:vendor-detail", pk=vendor.pk)
+    vendors = Vendor.objects.for_user(request.user).prefetch_related("case_studies")
+    return render(
+        request, "vendors/vendor_list.html", {"vendors": vendors, "form": form}
+    )
+
+
+@login_required
+def vendor_detail(request, pk):
+    vendor = get_object_or_404(Vendor.objects.for_user(request.user), pk=pk)
+    form = VendorForm(request.POST or None, instance=vendor, prefix="vendor")
+    case_form = CaseStudyForm(prefix="case")
+    if request.method == "POST":
+        require(request.user, Capability.EDIT_VENDORS)
+        if "case-client_industry" in request.POST:
+            case_form = CaseStudyForm(request.POST, prefix="case")
+            if case_form.is_valid():
+                services.create_case_study(vendor=vendor, **case_form.cleaned_data)
+                messages.success(request, _("Case study added."))
+                return redirect("vendors:vendor-detail", pk=pk)
+        elif form.is_valid():
+            try:
+                services.update_vendor(vendor=vendor, **form.cleaned_data)
+            except ServiceError as exc:
+                vendor.refresh_from_db()
+                _form_error(form, exc)
+            else:
+                messages.success(request, _("Vendor saved."))
+                return redirect("vendors:vendor-detail", pk=pk)
+    return render(
+        request,
+        "vendors/vendor_detail.html",
+        {
+            "vendor": vendor,
+            "form": form,
+            "case_form": case_form,
+            "case_studies": vendor.case_studies.prefetch_related("bids"),
+            "bids": vendor.bids.select_related("procurement"),
+        },
+    )
+
+
+# --- bids tab ----------------------------------------------------------------------
+
+
+@login_required
+def bids(request, pk):
+    procurement = access_procurement(request.user, pk)
+    result = comparison.build_comparison(procurement=procurement, user=request.user)
+    row = result.settings
+    settings_form = EvaluationSettingsForm(
+        initial={
+            "blind_grading": row.blind_grading,
+            "sealed_envelope": row.sealed_envelope,
+            "technical_threshold": row.technical_threshold,
+            "scoring_closed": row.scoring_closed,
+        }
+    )
+    return render_procurement(
+        request,
+        procurement,
+        "vendors/bids.html",
+        {
+            "result": result,
+            "vendor_count": len({c.bid.vendor_id for c in result.columns}),
+            "settings_form": settings_form,
+            "vendors": Vendor.objects.for_user(request.user)
+            if can(request.user, Capability.EDIT_VENDORS)
+            else [],
+            "technical_evaluator": services.is_technical_evaluator(request.user),
+            "submitted": services.has_submitted(
+                procurement=procurement, user=request.user
+            ),
+        },
+        active="bids",
+    )
+
+
+@login_required
+def bid_form(request, pk, bid_pk=None):
+    procurement = access_procurement(request.user, pk, Capability.EDIT_VENDORS)
+    bid = _bid(procurement, bid_pk) if bid_pk else None
+    form = BidForm(
+        request.POST or None, instance=bid, organisation=procurement.organisation
+    )
+    if request.method == "POST" and form.is_valid():
+        values = form.service_values()
+        try:
+            if bid is None:
+                bid = services.create_bid(
+                    procurement=procurement, user=request.user, **values
+                )
+            else:
+                bid.refresh_from_db()
+                services.update_bid(bid=bid, **values)
+        except ServiceError as exc:
+            _form_error(form, exc)
+        else:
+            messages.success(request, _("Bid saved."))
+            return redirect("vendors:bid-detail", pk=pk, bid_pk=bid.pk)
+    return render_procurement(
+        request,
+        procurement,
+        "vendors/bid_form.html",
+        {"form": form, "bid": bid},
+        active="bids",
+    )
+
+
+@login_required
+def bid_detail(request, pk, bid_pk):
+    procurement = access_procurement(request.user, pk)
+    bid = _bid(procurement, bid_pk)
+    result = comparison.build_comparison(procurement=procurement, user=request.user)
+    column = next(c for c in result.columns if c.bid.pk == bid.pk)
+    my_scores = {s.criterion_id: s for s in bid.scores.filter(evaluator=request.user)}
+    sections = ChecklistSection.objects.filter(
+        template_id=result.settings.template_id
+    ).prefetch_related("criteria")
+    visibility = services.visibility_context(procurement, request.user)
+    return render_procurement(
+        request,
+        procurement,
+        "vendors/bid_detail.html",
+        {
+            "bid": bid,
+            "column": column,
+            "result": result,
+            "line_items": bid.line_items.all(),
+            "hide_prices": visibility["hide_prices"],
+            "sections": sections,
+            "my_scores": my_scores,
+            "line_form": LineItemForm(),
+            "upload_form": UploadForm(),
+            "audit": bid.audit.select_related("actor")[:100],
+            "attachments": bid.attachments.all(),
+            "case_studies": bid.case_studies.all(),
+        },
+        active="bids",
+    )
+
+
+@login_required
+@require_POST
+def bid_delete(request, pk, bid_pk):
+    procurement = access_procurement(request.user, pk, Capability.EDIT_VENDORS)
+    try:
+        services.delete_bid(bid=_bid(procurement, bid_pk))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("vendors:bid-detail", pk=pk, bid_pk=bid_pk)
+    messages.success(request, _("Bid deleted."))
+    return redirect("vendors:bids", pk=pk)
+
+
+@login_required
+@require_POST
+def line_item_add(request, pk, bid_pk):
+    procurement = access_procurement(request.user, pk, Capability.EDIT_VENDORS)
+    bid = _bid(procurement, bid_pk)
+    form = LineItemForm(request.POST)
+    if form.is_valid():
+        services.add_line_item(bid=bid, **form.cleaned_data)
+        messages.success(request, _("Line item added."))
+    else:
+        messages.error(
+            request,
+            _("Check the line item: %(errors)s")
+            % {
+                "errors": "; ".join(
+                    f"{k}: {' '.join(v)}" for k, v in form.errors.items()
+                )
+            },
+        )
+    return redirect("vendors:bid-detail", pk=pk, bid_pk=bid_pk)
+
+
+@login_required
+@require_POST
+def line_item_delete(request, pk, bid_pk, item_pk):
+    procurement = access_procurement(request.user, pk, Capability.EDIT_VENDORS)
+    bid = _bid(procurement, bid_pk)
+    services.delete_line_item(item=get_object_or_404(BidLineItem, bid=bid, pk=item_pk))
+    return redirect("vendors:bid-detail", pk=pk, bid_pk=bid_pk)
+
+
+@login_required
+@require_POST
+def line_item_import(request, pk, bid_pk):
+    procurement = access_procurement(request.user, pk, Capability.EDIT_VENDORS)
+    bid = _bid(procurement, bid_pk)
+    form = UploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        messages.error(request, _("Choose a file to upload."))
+    else:
+        upload = form.cleaned_data["file"]
+        try:
+            items = services.import_line_items(
+                bid=bid, fileobj=upload, filename=upload.name
+            )
+        except LineItemImportError as exc:
+            for error in exc.errors[:50]:
+                messages.error(
+                    request,
+                    _("Row %(row)s %(column)s: %(message)s")
+                    % {
+                        "row": error.row,
+                        "column": error.column,
+                        "message": error.message,
+                    },
+                )
+            messages.error(request, _("Nothing was imported."))
+        else:
+            messages.success(
+                request, _("%(n)s line items imported.") % {"n": len(items)}
+            )
+    return redirect("vendors:bid-detail", pk=pk, bid_pk=bid_pk)
+
+
+def line_item_template(request, fmt):
+    if fmt == "csv":
+        response = HttpResponse(build_template_csv(), content_type="text/csv")
+    else:
+        response = HttpResponse(
+            build_template_xlsx(),
+            content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        )
+    response["Content-Disposition"] = (
+        f'attachment; filename="line_items_template.{fmt}"'
+    )
+    return response
+
+
+@login_required
+@require_POST
+def attachment_upload(request, pk, bid_pk):
+    procurement = access_procurement(request.user, pk, Capability.EDIT_VENDORS)
+    bid = _bid(procurement, bid_pk)
+    form = UploadForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            services.add_attachment(
+                bid=bid, user=request.user, upload=form.cleaned_data["file"]
+            )
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Attachment uploaded."))
+    else:
+        messages.error(request, _("Choose a file to upload."))
+    return redirect("vendors:bid-detail", pk=pk, bid_pk=bid_pk)
+
+
+@login_required
+def attachment_download(request, pk, bid_pk, attachment_pk):
+    procurement = access_procurement(request.user, pk)
+    bid = _bid(procurement, bid_pk)
+    attachment = get_object_or_404(BidAttachment, bid=bid, pk=attachment_pk)
+    return FileResponse(
+        attachment.file.open("rb"),
+        as_attachment=True,
+        filename=attachment.original_name,
+    )
+
+
+# --- scoring -----------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def score(request, pk, bid_pk):
+    procurement = access_procurement(request.user, pk, Capability.SCORE_BIDS)
+    bid = _bid(procurement, bid_pk)
+    row = services.evaluation_settings_for(procurement=procurement)
+    criteria = {
+        c.pk: c
+        for s in ChecklistSection.objects.filter(
+            template_id=row.template_id
+        ).prefetch_related("criteria")
+        for c in s.criteria.all()
+        if not s.auto_price
+    }
+    saved = 0
+    for criterion_pk, criterion in criteria.items():
+        raw = request.POST.get(f"points_{criterion_pk}", "")
+        if raw == "":
+            continue
+        try:
+            services.record_score(
+                bid=bid,
+                criterion=criterion,
+                evaluator=request.user,
+                points=int(raw),
+                note=request.POST.get(f"note_{criterion_pk}", ""),
+            )
+            saved += 1
+        except (ServiceError, ValueError) as exc:
+            messages.error(request, getattr(exc, "message", _("Invalid points.")))
+            break
+    if saved:
+        messages.success(request, _("Scores saved."))
+    return redirect("vendors:bid-detail", pk=pk, bid_pk=bid_pk)
+
+
+@login_required
+@require_POST
+def submit_scores(request, pk):
+    procurement = access_procurement(request.user, pk, Capability.SCORE_BIDS)
+    services.submit_technical_scores(procurement=procurement, evaluator=request.user)
+    messages.success(request, _("Technical scores submitted."))
+    return redirect("vendors:bids", pk=pk)
+
+
+@login_required
+@require_POST
+def evaluation_settings(request, pk):
+    procurement = access_procurement(request.user, pk)
+    if not can(request.user, Capability.DECIDE):
+        require(request.user, Capability.EDIT_VENDORS)
+    form = EvaluationSettingsForm(request.POST)
+    if form.is_valid():
+        try:
+            services.update_evaluation_settings(
+                procurement=procurement, user=request.user, **form.cleaned_data
+            )
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Evaluation settings saved."))
+    return redirect("vendors:bids", pk=pk)
+
+
+# --- comparison --------------------------------------------------------------------
+
+
+def _weights_from(request, sections) -> dict:
+    weights = {}
+    for section in sections:
+        raw = request.POST.get(f"w_{section.code}", "")
+        if raw.strip():
+            try:
+                weights[section.code] = float(raw)
+            except ValueError:
+                raise ServiceError(_("Weights are numbers."), field="weights") from None
+    return weights
+
+
+def _comparison_context(request, procurement, weights=None):
+    result = comparison.build_comparison(
+        procurement=procurement, user=request.user, weights=weights
+    )
+    return {
+        "result": result,
+        "groups": comparison.comparison_groups(result),
+        "radar": comparison.radar_svg(result),
+        "weights_form": weights_form_class(result.sections)(),
+    }
+
+
+@login_required
+def comparison_page(request, pk):
+    procurement = access_procurement(request.user, pk)
+    context = _comparison_context(request, procurement)
+    context["decision_form"] = DecisionForm(
+        procurement=procurement,
+        initial={"bid": getattr(context["result"].decision, "bid_id", None)},
+    )
+    return render_procurement(
+        request, procurement, "vendors/comparison.html", context, active="comparison"
+    )
+
+
+@login_required
+@require_POST
+def comparison_weights(request, pk):
+    """htmx: recompute the table with the posted weights; "save" stores them."""
+    procurement = access_procurement(request.user, pk)
+    sections = list(
+        ChecklistSection.objects.filter(
+            template_id=services.evaluation_settings_for(
+                procurement=procurement
+            ).template_id
+        )
+    )
+    try:
+        weights = _weights_from(request, sections)
+        if "save" in request.POST:
+            require(request.user, Capability.SCORE_BIDS)
+            services.save_section_weights(
+                procurement=procurement, user=request.user, weights=weights
+            )
+            messages.success(request, _("Weights saved."))
+        context = _comparison_context(request, procurement, weights)
+    except ServiceError as exc:
+        context = _comparison_context(request, procurement)
+        context["weights_error"] = exc.message
+    context["procurement"] = procurement
+    template = (
+        "vendors/_comparison_table.html" if request.htmx else "vendors/comparison.html"
+    )
+    if not request.htmx:
+        return redirect("vendors:comparison", pk=pk)
+    return render(request, template, context)
+
+
+@login_required
+def comparison_export(request, pk, fmt):
+    procurement = access_procurement(request.user, pk)
+    result = comparison.build_comparison(procurement=procurement, user=request.user)
+    if fmt == "xlsx":
+        data = exports.comparison_xlsx(result)
+        content_type = (
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        )
+    elif fmt == "pdf":
+        data = exports.comparison_pdf(result, request=request)
+        content_type = "application/pdf"
+    else:
+        raise Http404
+    response = HttpResponse(data, content_type=content_type)
+    response["Content-Disposition"] = (
+        f'attachment; filename="comparison-{procurement.pk}.{fmt}"'
+    )
+    return response
+
+
+@login_required
+@require_POST
+def decision(request, pk):
+    procurement = access_procurement(request.user, pk, Capability.DECIDE)
+    form = DecisionForm(request.POST, procurement=procurement)
+    if form.is_valid():
+        try:
+            services.record_decision(
+                procurement=procurement, user=request.user, **form.cleaned_data
+            )
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Decision recorded."))
+    else:
+        messages.error(request, _("Choose a bid and give the rationale."))
+    return redirect("vendors:comparison", pk=pk)
