@@ -110,7 +110,15 @@ def tco_preview(request, pk):
             label = report.INPUT_LABELS.get(exc.field.split(".")[0], exc.field)
             context["errors"].append(f"{label}: {exc.message}")
     if context["estimate"]:
-        context["options"] = _preview_options(context["estimate"]["result"])
+        result = context["estimate"]["result"]
+        context["options"] = _preview_options(result)
+        context["figures"] = {
+            key: report.money(result[key])
+            for key in ("total_cost", "npv_cost", "capex_total")
+        }
+        context["figures"]["per_gpu_hour"] = report.money(
+            result["cost_per_gpu_hour"], 2
+        )
     return render(request, "tco/_preview.html", context)
 
 
@@ -120,14 +128,17 @@ def _preview_options(result: dict) -> list[dict]:
         rows.append(
             {
                 "label": report.OPTION_LABELS[key],
-                "total": result["cloud"][key]["total"],
+                "total": report.money(result["cloud"][key]["total"]),
+                "cheaper_than_cloud": result["total_cost"]
+                < result["cloud"][key]["total"],
                 "break_even_month": result["break_even_month"][key],
             }
         )
     rows.append(
         {
             "label": report.OPTION_LABELS["hybrid"],
-            "total": result["hybrid"]["total"],
+            "total": report.money(result["hybrid"]["total"]),
+            "cheaper_than_cloud": result["total_cost"] < result["hybrid"]["total"],
             "break_even_month": None,
         }
     )
