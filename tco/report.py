@@ -97,7 +97,7 @@ HIDDEN_COST_LABELS: dict[str, tuple[Any, Any]] = {
     "network": (
         gettext_lazy("Network (fabric, switches, cables, NICs)"),
         gettext_lazy(
-            "No network capex: the cluster interconnect is about 19 % of cluster "
+            "No network capex: the cluster interconnect is about 19 percent of cluster "
             "cost; add switches, optics and cables."
         ),
     ),
