@@ -202,7 +202,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": "/api/v1",
-    "ENUM_NAME_OVERRIDES": {"StageEnum": "clusterbuy.models.Stage.choices"},
+    "ENUM_NAME_OVERRIDES": {
+        "StageEnum": "clusterbuy.models.Stage.choices",
+        "AvailabilityEnum": "sizing.models.Availability.choices",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "clusterbuy.schema.add_error_responses",
