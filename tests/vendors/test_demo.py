@@ -1,0 +1,55 @@
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from clusterbuy.models import Procurement
+from vendors import comparison
+from vendors.models import AuditEntry, Bid, BidLineItem, CaseStudy, Score, Vendor
+
+
+@pytest.fixture
+def demo(db):
+    call_command("load_demo", stdout=open("/dev/null", "w"))
+    procurement = Procurement.objects.get(name__startswith="大模型训练")
+    buyer = get_user_model().objects.get(username="demo-buyer")
+    return procurement, buyer
+
+
+def counts():
+    return tuple(
+        m.objects.count()
+        for m in (Vendor, Bid, BidLineItem, Score, CaseStudy, AuditEntry)
+    )
+
+
+def test_demo_is_idempotent(demo):
+    before = counts()
+    call_command("load_demo", stdout=open("/dev/null", "w"))
+    assert counts() == before
+    assert before[:2] == (3, 3)
+
+
+def test_demo_bids_show_the_detectors_and_compliance_against_the_real_plan(demo):
+    procurement, buyer = demo
+    result = comparison.build_comparison(procurement=procurement, user=buyer)
+    assert result.plan is not None, "the sizing demo computes a plan"
+    by_name = {c.bid.vendor.name: c for c in result.columns}
+    codes = {name: {str(p.code) for p in c.pitfalls} for name, c in by_name.items()}
+    assert codes["智算集成 Balanced Compute Co."] == set()
+    assert "gpu_only" in codes["卡多多服务器 GPU Box Ltd"]
+    assert {"over_promising", "template_proposal", "closed_ecosystem"} <= codes[
+        "承诺科技 Promise Tech"
+    ]
+    balanced = by_name["智算集成 Balanced Compute Co."]
+    assert {i.status for i in balanced.compliance} == {"pass"}
+    gpu = balanced.compliance[0]
+    assert (gpu.item, gpu.required, gpu.offered) == (
+        "gpu_count",
+        result.plan["gpu_count"],
+        result.plan["gpu_count"],
+    )
+    promise = by_name["承诺科技 Promise Tech"]
+    network = next(i for i in promise.compliance if i.item == "network_gbps_per_gpu")
+    assert (network.status, network.offered) == ("fail", 200)
+    assert balanced.rank == 1
+    assert by_name["卡多多服务器 GPU Box Ltd"].hidden_costs
