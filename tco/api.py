@@ -96,11 +96,17 @@ class TcoInputsSerializer(serializers.Serializer):
         unknown = sorted(set(data) - set(self.fields))
         if unknown:
             raise serializers.ValidationError({unknown[0]: ["unknown input"]})
-        # The engine is the validator: pass the raw values, then check them.
+        # Shapes first (lists, strings, choices), then the engine on the raw values.
+        super().to_internal_value(data)
         try:
             services.normalise_inputs(inputs=dict(data))
         except TcoInputError as exc:
             raise serializers.ValidationError({exc.field: [exc.message]}) from None
+        except (TypeError, ValueError, AttributeError) as exc:
+            # An engine gap on odd shapes must still be a 400, never a 500.
+            raise serializers.ValidationError(
+                {"non_field_errors": [f"invalid inputs: {exc}"]}
+            ) from None
         return dict(data)
 
 

@@ -66,6 +66,8 @@ def test_estimate_fills_defaults_and_lists_them(api_for, viewer):
         ({"discount_rate": "NaN"}, "discount_rate"),
         ({"pue": "abc"}, "pue"),
         ({"colour": 1}, "colour"),
+        ({"user_fields": [{"a": 1}]}, "user_fields"),
+        ({"capex": "lots"}, "capex"),
     ],
 )
 def test_estimate_rejects_bad_inputs_with_the_field(api_for, viewer, change, field):
@@ -73,7 +75,7 @@ def test_estimate_rejects_bad_inputs_with_the_field(api_for, viewer, change, fie
 
     assert response.status_code == 400
     assert field in response.json()
-    assert response.json()[field][0]
+    assert response.json()[field]  # a message (list) or per-item messages (dict)
 
 
 def test_estimate_rejects_a_json_nan_literal_with_the_field(api_for, viewer):
