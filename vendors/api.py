@@ -120,6 +120,8 @@ class CaseStudyViewSet(viewsets.ModelViewSet):
         return self._vendor
 
     def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return CaseStudy.objects.none()
         return (
             CaseStudy.objects.filter(vendor=self.vendor())
             .prefetch_related("bids")
@@ -343,6 +345,8 @@ class BidViewSet(ProcurementScopedMixin, viewsets.ModelViewSet):
     serializer_class = BidOutputSerializer
 
     def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Bid.objects.none()
         return (
             Bid.objects.for_procurement(self.procurement())
             .select_related("vendor", "procurement")
@@ -801,6 +805,8 @@ class ChecklistTemplateViewSet(
     permission_classes = [capability_for_writes(Capability.EDIT_VENDORS)]
 
     def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return ChecklistTemplate.objects.none()
         organisation = organisation_of(self.request.user)
         services.create_default_template(organisation=organisation)
         return (

@@ -57,6 +57,7 @@ def test_bid_with_another_organisations_vendor_is_no_such_vendor(
         f"/api/v1/procurements/{procurement.pk}/bids/",
         {**BID_BODY, "vendor": foreign.pk},
         format="json",
+        HTTP_ACCEPT_LANGUAGE="en",
     )
     assert response.status_code == 400
     assert response.json()["vendor"] == ["no such vendor"]
