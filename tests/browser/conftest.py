@@ -83,6 +83,13 @@ def page_zh(browser, base_url):
     page.context.close()
 
 
+STEADY_AT_TOP = """() => {
+  const top = window.scrollY === 0 && window.innerHeight === %d;
+  window.__steadyFrames = top ? (window.__steadyFrames || 0) + 1 : 0;
+  return window.__steadyFrames >= 5;
+}""" % VIEWPORT["height"]
+
+
 class Shots:
     """Full-page screenshots under test-artifacts/<journey>/NN-<step>.png."""
 
@@ -97,13 +104,12 @@ class Shots:
         self.n += 1
         slug = re.sub(r"[^a-z0-9]+", "-", step.lower()).strip("-")
         path = self.dir / f"{self.n:02d}-{slug}.png"
+        # A full-page capture resizes the viewport and Chromium restores the scroll
+        # position a few frames later: a click in between lands on the wrong element.
+        # Capture from the top and wait until the page is back there, steady.
+        page.evaluate("() => { window.scrollTo(0, 0); window.__steadyFrames = 0; }")
         page.screenshot(path=str(path), full_page=True)
-        # Chromium restores the viewport after a full-page capture a frame or two
-        # later; a click in between would land where the page used to be.
-        page.evaluate(
-            "() => new Promise(r => requestAnimationFrame("
-            "() => requestAnimationFrame(() => setTimeout(r, 50))))"
-        )
+        page.wait_for_function(STEADY_AT_TOP, polling="raf", timeout=5_000)
         return path
 
 
