@@ -84,10 +84,10 @@ def page_zh(browser, base_url):
 
 
 STEADY_AT_TOP = """() => {
-  const top = window.scrollY === 0 && window.innerHeight === %d;
+  const top = window.scrollY === 0 && window.innerHeight === HEIGHT;
   window.__steadyFrames = top ? (window.__steadyFrames || 0) + 1 : 0;
   return window.__steadyFrames >= 5;
-}""" % VIEWPORT["height"]
+}""".replace("HEIGHT", str(VIEWPORT["height"]))
 
 
 class Shots:
