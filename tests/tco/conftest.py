@@ -70,3 +70,11 @@ def scenario(procurement, it_lead, hand_inputs):
     return services.save_scenario(
         procurement=procurement, user=it_lead, name="Baseline", inputs=hand_inputs
     )
+
+
+@pytest.fixture(autouse=True)
+def _private_media_root(request, settings, tmp_path):
+    """PDF names repeat across parallel test databases (run-1-en.pdf): keep each
+    test's files apart, except with the real worker, which writes to the shared root."""
+    if "celery_worker" not in request.fixturenames:
+        settings.MEDIA_ROOT = str(tmp_path / "media")
