@@ -6,6 +6,7 @@ fresh `bench_` test database), with the demo data loaded.
 
 from __future__ import annotations
 
+import io
 import statistics
 import time
 
@@ -31,9 +32,9 @@ def run() -> list[tuple[str, float, str]]:
 
     setup_test_environment()
     old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_database(verbosity=0, autoclobber=True)
+    connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
-        call_command("load_demo", verbosity=0)
+        call_command("load_demo", verbosity=0, stdout=io.StringIO())
         from django.contrib.auth import get_user_model
 
         from clusterbuy.models import Procurement
@@ -42,9 +43,15 @@ def run() -> list[tuple[str, float, str]]:
         procurement = Procurement.objects.first()
         client = Client()
         client.force_login(user)
+        from django.urls import reverse
+
+        pk = procurement.pk
         pages = {
             "procurement list": "/procurements/",
-            "procurement detail": f"/procurements/{procurement.pk}/",
+            "procurement detail": f"/procurements/{pk}/",
+            "sizing tab": reverse("sizing:plan", kwargs={"pk": pk}),
+            "comparison tab (3 bids)": reverse("vendors:comparison", kwargs={"pk": pk}),
+            "TCO tab": reverse("tco:tab", kwargs={"pk": pk}),
         }
         figures = []
         for label, url in pages.items():
@@ -58,4 +65,4 @@ def run() -> list[tuple[str, float, str]]:
             )
         return figures
     finally:
-        connection.creation.destroy_test_database(old_name, verbosity=0)
+        connection.creation.destroy_test_db(old_name, verbosity=0)
