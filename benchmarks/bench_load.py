@@ -1,0 +1,283 @@
+"""Load: gunicorn (2 workers, production settings) driven by locust from another process.
+
+Builds a throw-away PostgreSQL database (``bench_clusterbuy``, dropped and recreated),
+migrates, loads the catalogue and the demo, adds a procurement with 10 bids and an API
+token, serves it with gunicorn on a free port and runs ``benchmarks/locustfile.py``
+headless (50 users, 10 started a second) for BENCH_LOAD_SECONDS (default 60). Reports
+requests/s, p50/p95/p99 and errors for each request kind, parsed from locust's CSV.
+Targets: no errors; p95 < 300 ms for the comparison page, < 100 ms for the estimates.
+
+Everything runs in subprocesses with its own environment, so the harness process's
+Django settings do not matter; gunicorn and the database are removed afterwards.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+BIN = Path(PYTHON).parent
+ADMIN_URL = os.environ.get(
+    "BENCH_ADMIN_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres"
+)
+DB_NAME = "bench_clusterbuy"
+USERS, SPAWN_RATE = 50, 10
+TARGETS_P95_MS = {
+    "comparison page (10 bids)": 300,
+    "POST sizing/estimate": 100,
+    "POST tco/estimate": 100,
+}
+
+# Runs inside `manage.py shell`: the procurement with 10 bids and the API token.
+SETUP = r"""
+import json
+from decimal import Decimal
+from clusterbuy import services as core
+from clusterbuy.models import Organisation, Procurement
+from vendors import services as vendors
+from vendors.models import Vendor
+
+org = Procurement.objects.get(name__startswith="大模型训练").organisation
+buyer = org.memberships.get(user__username="demo-buyer").user
+procurement = Procurement.objects.filter(organisation=org, name="Bench: 10 bids").first()
+if procurement is None:
+    procurement = core.create_procurement(
+        organisation=org, user=buyer, name="Bench: 10 bids", currency="CNY",
+        budget_max=Decimal("40000000"), horizon_years=5,
+    )
+    for n in range(10):
+        vendor = vendors.create_vendor(
+            organisation=org, name=f"Bench vendor {n:02d}", kind="integrator",
+            slurm_experience=n % 2 == 0, kubernetes_experience=n % 3 == 0,
+        )
+        lines = [
+            ("gpu_servers", "HGX H100 8-GPU server", 8, 2_150_000 + 10_000 * n, False),
+            ("network", "400G InfiniBand fabric", 1, 2_800_000 + 50_000 * n, False),
+            ("storage", "Parallel file system", 1, 1_400_000, False),
+            ("support", "7x24 support", 1, 300_000, True),
+        ]
+        vendors.create_bid(
+            procurement=procurement, vendor=vendor, user=buyer,
+            accelerator="h100-sxm-80gb", gpu_count=64, nodes=8,
+            scheduler="slurm" if n % 2 == 0 else "kubernetes",
+            network_gbps_per_gpu=400, storage_tb=500, warranty_years=Decimal(3),
+            delivery_weeks=8 + n, proposal_text=f"Bench proposal {n}.",
+            line_items=[
+                {"category": c, "description": d, "quantity": Decimal(q),
+                 "unit_price": Decimal(p), "recurring": r}
+                for c, d, q, p, r in lines
+            ],
+        )
+token = core.issue_api_token(organisation=org, username="demo-buyer")
+print("BENCH-SETUP " + json.dumps({"procurement": procurement.pk, "token": token.key}))
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _admin_connection():
+    import psycopg
+
+    return psycopg.connect(ADMIN_URL, autocommit=True)
+
+
+def _recreate_database() -> None:
+    with _admin_connection() as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{DB_NAME}"')
+
+
+def _drop_database() -> None:
+    with _admin_connection() as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+
+
+def _env(media_root: str) -> dict:
+    base = ADMIN_URL.rsplit("/", 1)[0]
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="clusterbuy.settings",
+        DATABASE_URL=f"{base}/{DB_NAME}",
+        DEBUG="0",
+        SECRET_KEY="bench-only-" + "k" * 40,
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="0",
+        SESSION_COOKIE_SECURE="0",
+        CSRF_COOKIE_SECURE="0",
+        SECURE_HSTS_SECONDS="0",
+        API_THROTTLE_USER="1000000/min",
+        API_THROTTLE_ANON="1000000/min",
+        CELERY_BROKER_URL="",  # runs in-process; the scenarios enqueue nothing
+        CELERY_TASK_ALWAYS_EAGER="1",
+        MEDIA_ROOT=media_root,
+        LOG_LEVEL="ERROR",
+    )
+    return env
+
+
+def _manage(env: dict, *args: str, timeout_s: float = 600) -> str:
+    done = subprocess.run(
+        [PYTHON, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout_s,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"manage.py {' '.join(args)}:\n{done.stderr[-3000:]}")
+    return done.stdout
+
+
+def _wait_until_serving(url: str, proc: subprocess.Popen, timeout_s: float = 60):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("gunicorn exited before serving")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.3)
+    raise RuntimeError(f"gunicorn did not answer {url}")
+
+
+def _stop(proc: subprocess.Popen | None) -> None:
+    if proc is None or proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def _figures(stats_csv: Path) -> list[tuple[str, float, str]]:
+    figures = []
+    with stats_csv.open(newline="") as f:
+        rows = {row["Name"]: row for row in csv.DictReader(f)}
+    for name, target in TARGETS_P95_MS.items():
+        row = rows.get(name)
+        if row is None:
+            raise RuntimeError(f"locust recorded no {name!r} requests")
+        figures += [
+            (f"{name}: requests/s", float(row["Requests/s"]), "req/s"),
+            (f"{name}: p50", float(row["50%"]), "ms"),
+            (f"{name}: p95 (target < {target})", float(row["95%"]), "ms"),
+            (f"{name}: p99", float(row["99%"]), "ms"),
+            (f"{name}: errors", float(row["Failure Count"]), "count"),
+            (f"{name}: requests", float(row["Request Count"]), "count"),
+        ]
+    setup = rows.get("login (setup)")
+    if setup is not None:
+        figures.append(
+            ("login (setup): errors", float(setup["Failure Count"]), "count")
+        )
+    return figures
+
+
+def run() -> list[tuple[str, float, str]]:
+    seconds = int(os.environ.get("BENCH_LOAD_SECONDS", "60"))
+    workdir = Path(tempfile.mkdtemp(prefix="cb-bench-load-"))
+    env = _env(str(workdir / "media"))
+    port = _free_port()
+    host = f"http://127.0.0.1:{port}"
+    gunicorn = None
+    try:
+        _recreate_database()
+        _manage(env, "migrate", "--noinput", "-v", "0")
+        _manage(env, "collectstatic", "--noinput", "-v", "0")
+        _manage(env, "load_catalog", "-v", "0")
+        _manage(env, "load_demo", "-v", "0")
+        out = _manage(env, "shell", "-c", SETUP)
+        line = next(x for x in out.splitlines() if x.startswith("BENCH-SETUP "))
+        target = json.loads(line.removeprefix("BENCH-SETUP "))
+
+        gunicorn = subprocess.Popen(
+            [
+                str(BIN / "gunicorn"),
+                "clusterbuy.wsgi",
+                "-w",
+                "2",
+                "-b",
+                f"127.0.0.1:{port}",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=open(workdir / "gunicorn.log", "wb"),  # noqa: SIM115
+            stderr=subprocess.STDOUT,
+        )
+        _wait_until_serving(f"{host}/login/", gunicorn)
+
+        locust_env = dict(
+            os.environ,
+            BENCH_PROCUREMENT_ID=str(target["procurement"]),
+            BENCH_USERNAME="demo-buyer",
+            BENCH_PASSWORD="clusterbuy-demo",
+            BENCH_TOKEN=target["token"],
+        )
+        prefix = workdir / "locust"
+        locust = subprocess.run(
+            [
+                str(BIN / "locust"),
+                "-f",
+                str(ROOT / "benchmarks" / "locustfile.py"),
+                "--headless",
+                "-u",
+                str(USERS),
+                "-r",
+                str(SPAWN_RATE),
+                "-t",
+                f"{seconds}s",
+                "--host",
+                host,
+                "--csv",
+                str(prefix),
+                "--only-summary",
+                "--reset-stats",
+                "--loglevel",
+                "WARNING",
+            ],
+            cwd=ROOT,
+            env=locust_env,
+            capture_output=True,
+            timeout=seconds + 120,
+        )  # exits 1 when any request failed: the figures say which
+        try:
+            return _figures(Path(f"{prefix}_stats.csv"))
+        except (OSError, RuntimeError) as exc:
+            logs = locust.stderr.decode(errors="replace")[-3000:]
+            served = (workdir / "gunicorn.log").read_text(errors="replace")[-3000:]
+            raise RuntimeError(f"{exc}\nlocust:\n{logs}\ngunicorn:\n{served}") from exc
+    finally:
+        _stop(gunicorn)
+        try:
+            _drop_database()
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    for label, value, unit in run():
+        print(f"{label:58} {value:12.3f}  {unit}")
