@@ -3,7 +3,8 @@
 The server is pytest-django's ``live_server`` (a thread on the test database), so the
 data a journey sets up must be committed: every browser test runs on
 ``transactional_db``. Playwright's sync API runs an event loop in the test thread,
-which Django's async-safety check would take for async code touching the ORM.
+which Django's async-safety check would take for async code touching the ORM: the
+``browser`` fixture sets DJANGO_ALLOW_ASYNC_UNSAFE while it runs (and only then).
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REQUIRE_SERVICES, ROOT
-
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -42,14 +41,25 @@ def browser():
         pytest.skip(reason)
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    # Only while this module's browser runs: other tests keep Django's check.
+    saved = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as p:
+            chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            yield chromium
+            chromium.close()
+    finally:
+        if saved is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = saved
 
 
 @pytest.fixture
-def base_url(live_server, transactional_db) -> str:
+def base_url(live_server, transactional_db, settings) -> str:
+    # Logins through the form hash passwords in the server thread: keep them cheap.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     return live_server.url
 
 
