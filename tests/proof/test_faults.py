@@ -552,6 +552,24 @@ def test_a_duplicate_vendor_name_is_a_field_error(org, admin_user, api_for):
     assert duplicate.json()["name"][0]
 
 
+def test_a_duplicate_vendor_name_is_a_form_error_in_the_ui(org, admin_user, client_for):
+    from vendors.models import Vendor
+
+    client = client_for(admin_user)
+    form = {"name": "Inspur", "kind": "oem"}
+    first = client.post("/vendors/", form, HTTP_ACCEPT_LANGUAGE="en")
+    assert first.status_code == 302
+
+    duplicate = client.post("/vendors/", form, HTTP_ACCEPT_LANGUAGE="en")
+
+    assert duplicate.status_code == 200
+    assert (
+        "A vendor with this name already exists in your organisation."
+        in duplicate.content.decode()
+    )
+    assert Vendor.objects.filter(organisation=org, name="Inspur").count() == 1
+
+
 def test_a_second_bid_from_the_same_vendor_is_a_field_error(
     org, procurement, admin_user, api_for
 ):
