@@ -267,8 +267,12 @@ class RunReportView(APIView):
         require(request.user, Capability.DOWNLOAD_REPORTS)
         if run.status != RunStatus.SUCCEEDED or not run.pdf:
             raise Http404("The report is not ready.")
+        try:
+            pdf = run.pdf.open("rb")
+        except OSError:
+            raise Http404("The report file is missing from storage.") from None
         return FileResponse(
-            run.pdf.open("rb"),
+            pdf,
             content_type="application/pdf",
             filename=f"tco-run-{run.pk}-{run.lang}.pdf",
         )

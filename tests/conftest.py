@@ -27,7 +27,14 @@ BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 
 
 def pytest_configure(config):
-    os.environ.setdefault("MEDIA_ROOT", tempfile.mkdtemp(prefix="cb-media-"))
+    # Settings were read before this hook: point them (and worker processes, through
+    # the environment) at a scratch media folder, never the checkout's ./media.
+    from django.conf import settings
+
+    os.environ["MEDIA_ROOT"] = os.environ.get("CLUSTERBUY_TEST_MEDIA_ROOT") or (
+        tempfile.mkdtemp(prefix="cb-media-")
+    )
+    settings.MEDIA_ROOT = os.environ["MEDIA_ROOT"]
 
 
 def pytest_collection_modifyitems(config, items):
