@@ -381,6 +381,20 @@ def _capex(value: Any) -> tuple[CapexLine, ...]:
     return tuple(lines)
 
 
+def _user_fields(value: Any) -> frozenset[str]:
+    """The recorded user fields: a list of input names (anything else is an error)."""
+    if value is None:
+        return frozenset()
+    if not isinstance(value, list | tuple | set | frozenset):
+        raise TcoInputError("user_fields", "must be a list of input names")
+    for item in value:
+        if not isinstance(item, str):
+            raise TcoInputError("user_fields", "must be a list of input names")
+        if item not in _INPUT_FIELDS:
+            raise TcoInputError("user_fields", f"unknown field {item!r}")
+    return frozenset(value)
+
+
 def inputs_from_dict(data: dict) -> TcoInputs:
     """Validate a scenario, fill defaults, and record which fields the user gave.
 
@@ -395,11 +409,7 @@ def inputs_from_dict(data: dict) -> TcoInputs:
         raise TcoInputError(sorted(unknown)[0], "unknown input")
     given = {k: v for k, v in data.items() if k != "user_fields" and v is not None}
     if "user_fields" in data:
-        recorded = data["user_fields"] or []
-        bad = set(recorded) - set(_INPUT_FIELDS)
-        if bad:
-            raise TcoInputError("user_fields", f"unknown field {sorted(bad)[0]!r}")
-        user_fields = frozenset(recorded)
+        user_fields = _user_fields(data["user_fields"])
     else:
         user_fields = frozenset(given)
 

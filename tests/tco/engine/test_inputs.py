@@ -123,3 +123,27 @@ def test_capex_lines_are_grouped_by_category():
     assert by_cat["gpu_servers"] == 150.5
     assert inputs.hardware_capex == 150.5
     assert inputs.capex_total == 157.5
+
+
+@pytest.mark.parametrize(
+    "user_fields",
+    [[["pue"]], [{"a": 1}], [1], [None], 5, "pue", {"pue": 1}, [["a"], "pue"]],
+)
+def test_user_fields_of_non_strings_is_an_input_error_not_a_type_error(user_fields):
+    with pytest.raises(TcoInputError) as err:
+        inputs_from_dict({"pue": 1.2, "user_fields": user_fields})
+    assert err.value.field == "user_fields"
+    assert err.value.message == "must be a list of input names"
+
+
+def test_user_fields_with_an_unknown_name_is_an_input_error():
+    with pytest.raises(TcoInputError) as err:
+        inputs_from_dict({"user_fields": ["pue", "not_an_input"]})
+    assert err.value.field == "user_fields"
+    assert "not_an_input" in err.value.message
+
+
+def test_user_fields_may_be_empty_or_null():
+    assert inputs_from_dict({"user_fields": []}).user_fields == frozenset()
+    assert inputs_from_dict({"user_fields": None}).user_fields == frozenset()
+    assert inputs_from_dict({"user_fields": ("pue",)}).user_fields == {"pue"}
