@@ -59,6 +59,40 @@ CONVENTIONS: list[str] = [
     "on-prem costs scaled linearly; the rest runs on cloud spot.",
 ]
 
+#: ``CONVENTIONS`` in Chinese, item by item (same order, same formulas).
+CONVENTIONS_ZH: list[str] = [
+    "所有金额均以情景币种计；默认值以人民币存储，美元情景按 fx_usd_cny 折算。",
+    "资本支出在第 0 个月支付（不折现）。",
+    "运营成本按月计提（年度金额 / 12），每年的合计在该年年末折现："
+    "折现系数为 1 / (1 + discount_rate)^year。",
+    "硬件资本支出 = gpu_servers + network + storage 三类资本支出分项之和。",
+    "每年电费 = it_power_kw × load_factor × pue × 8760 h × 电价，"
+    "自第 2 年起按 electricity_escalation 逐年递增。",
+    "每年托管费 = it_power_kw × colocation_per_kw_month × 12。",
+    "每年维保费 = 硬件资本支出 × support_rate，仅在 warranty_years 保修期结束后的"
+    "月份支付。",
+    "每年故障更换费用 = 硬件资本支出 × annual_failure_rate × replacement_cost_share"
+    "（每年计入，不扣除保修覆盖部分）。",
+    "每年人员成本 = staff_fte × staff_cost_per_fte_year，自第 2 年起按 "
+    "staff_escalation 逐年递增；software_per_year 各年不变。",
+    "残值 = 硬件资本支出 × residual_value_rate，在周期末作为负成本计入"
+    "（与最后一年一同折现）。",
+    "总成本为名义值（不折现），已扣除残值；NPV 按上述方法折现。",
+    "每年有效 GPU 时 = gpu_count × 8760 × utilization；每 GPU 小时成本 = "
+    "总成本 / 周期内的有效 GPU 时。",
+    "云方案只购买有效 GPU 时，按固定单价计费：按需和预留的小时数 = 有效小时数；"
+    "竞价小时数 = 有效小时数 × (1 + spot_overhead)，以计入中断造成的工作损失。",
+    "盈亏平衡月：本地累计名义成本（残值计入最后一个月）首次不高于该云方案累计成本的"
+    "月份；周期内始终未达到则无盈亏平衡月。",
+    "混合方案：本地集群按 (1 - hybrid_cloud_share) 的 GPU 时配置，全部本地成本按比例"
+    "线性缩放；其余 GPU 时使用云上竞价实例。",
+]
+
+
+def conventions(lang: str = "en") -> list[str]:
+    """The model's conventions in ``lang`` ("zh..." gives Chinese, else English)."""
+    return list(CONVENTIONS_ZH if lang.lower().startswith("zh") else CONVENTIONS)
+
 
 @dataclass(frozen=True)
 class TcoResult:

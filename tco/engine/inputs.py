@@ -273,6 +273,122 @@ DEFAULTS: dict[str, Default] = {
 
 MONEY_FIELDS: frozenset[str] = frozenset(k for k, d in DEFAULTS.items() if d.money)
 
+#: The reason of every default in Chinese: the same facts and numbers as ``DEFAULTS``.
+#: Plain strings (the engine knows no gettext); the report and the form pick them for
+#: a Chinese page. Keep both in step when a default changes.
+REASONS_ZH: dict[str, str] = {
+    "horizon_years": "亚马逊（自 2025 年起）和 Meta 均按 5 年对服务器计提折旧；Epoch AI "
+    "对 2023 年及以后的硬件采用 5 年服务器寿命",
+    "currency": "买方为中国市场企业，默认以人民币计价",
+    "fx_usd_cny": "2024-2025 年美元兑人民币中间价在 7.1-7.3 之间波动",
+    "discount_rate": "设备采购的资金成本；8 % 是 Barroso 式数据中心 TCO 模型采用的利率"
+    "（2025 年中国 5 年期 LPR 为 3.5 %，另加风险溢价）",
+    "electricity_escalation": "中国工业电价受政府管制，扣除通胀后大体持平；"
+    "如需压力测试，可填入年涨幅",
+    "staff_escalation": "中国城镇单位就业人员平均工资年增长约 5-6 %"
+    "（2023 年城镇非私营单位增长 5.8 %）",
+    "capex": "无默认值：资本支出来自供应商报价或配置测算方案",
+    "gpu_count": "8 台 8 卡服务器，典型的首期集群规模",
+    "it_power_kw": "gpu_count × 10.2/8 kW：DGX H100/H200 整机最大功耗为每 8 块 GPU "
+    "10.2 kW；未填写时按 gpu_count 推算",
+    "load_factor": "训练服务器的平均功耗约为其 TDP 的 0.75 倍（90 % 置信区间 0.56-1.0）",
+    "pue": "国家要求新建大型及超大型数据中心 PUE 不高于 1.3（2024 年行业平均值为 1.56）",
+    "electricity_price_per_kwh": "中国工业平均电价约 0.088 美元/kWh（China Briefing，"
+    "2024 年中国工业电价报告）× 7.2 = 0.63 元/kWh；例如江苏 1-10 kV 代理购电价格"
+    "即在此量级（参考值，详见方法说明）",
+    "colocation_per_kw_month": "自有机房填 0；托管机房请填报价中每 kW IT 负载的月费"
+    "（北美批发价为 184.06 美元/kW/月，CBRE 2024 年下半年）",
+    "support_rate": "硬件维保与技术支持合同每年约为硬件资本支出的 8-15 %",
+    "warranty_years": "企业级 GPU 服务器通常随机提供 3 年备件保修",
+    "software_per_year": "0 表示采用开源软件栈；NVIDIA AI Enterprise 为每块 GPU 每年 "
+    "4,500 美元（H100 PCIe/H200 NVL 随卡附赠 5 年授权，DGX B200 不含）",
+    "staff_fte": "此规模的集群约需一名工程师（运维、作业调度、故障维修）",
+    "staff_cost_per_fte_year": "一线城市资深基础设施工程师的全口径人力成本"
+    "（工资另加约 35-40 % 的社会保险和住房公积金）",
+    "annual_failure_rate": "GPU 永久性更换率为每年 2.5-6 %，取中值 4 %；Llama 3 训练中"
+    "因 GPU 故障导致的中断为每 GPU 年 6.1 %（上限）",
+    "replacement_cost_share": "一次故障需更换一块 GPU 板卡，约为 GPU 服务器按每块 GPU "
+    "折算价格的 60 %（服务器与 GPU 的成本比为 1.4-1.66）；未扣除保修覆盖部分"
+    "（保守估计）",
+    "residual_value_rate": "(1 - 0.32)^周期年数：加速卡每年贬值约 32 %（5 年后残值率 "
+    "0.15，4 年 0.21，3 年 0.31；二手市场 3 年后为 25-35 %）；未填写时按周期推算",
+    "utilization": "运维良好的私有集群中用于有效工作的 GPU 时占比"
+    "（扣除调度空档、维护和故障）",
+    "cloud_on_demand_per_gpu_hour": "AWS p5（8 × H100）2025 年 6 月降价后的按需价格："
+    "6.88 美元/GPU 小时 × 7.2",
+    "cloud_reserved_per_gpu_hour": "3 年承诺用量：比按需价低 64 %（AWS）："
+    "6.88 × 0.36 = 2.48 美元 × 7.2；与 2026 年 H100 1 年期合约 2.35-2.65 美元的"
+    "价格相符",
+    "cloud_spot_per_gpu_hour": "H100 竞价实例通常比按需价低 50-70 %："
+    "6.88 × 0.4 = 2.75 美元 × 7.2",
+    "spot_overhead": "中断造成的工作损失（从上一个检查点重算、重启）；即使在专用集群上，"
+    "Llama 3 训练也损失了约 10 % 的时间",
+    "hybrid_cloud_share": "需求说明中的示例：本地集群按 70 % 的 GPU 时配置，其余 30 % "
+    "突发到云上竞价实例；仅混合方案对比使用此值",
+}
+
+#: The source of every default in Chinese (publication and product names kept).
+SOURCES_ZH: dict[str, str] = {
+    "horizon_years": "亚马逊 2024 年 10-K 年报；Meta 2022 年 10-K 年报；"
+    "Epoch AI 硬件模型（2024）",
+    "currency": "ClusterBuy 约定",
+    "fx_usd_cny": "中国人民银行/中国外汇交易中心人民币中间价，2024-2025 年区间"
+    "（参考值，2025-06）",
+    "discount_rate": "reallm Constants.py（Barroso 等，The Datacenter as a Computer）；"
+    "中国人民银行 LPR，2025-05",
+    "electricity_escalation": "ClusterBuy 假设（2025）",
+    "staff_escalation": "国家统计局，2024-05 发布",
+    "capex": "用户输入",
+    "gpu_count": "ClusterBuy 假设",
+    "it_power_kw": "NVIDIA DGX H100/H200 用户指南（2023-2025）",
+    "load_factor": "Epoch AI 模型参数 server_TDP_fraction（2024）",
+    "pue": "工业和信息化部《新型数据中心发展三年行动计划（2021-2023年）》，2021-07；"
+    "Uptime Institute 2024 年全球数据中心调查",
+    "electricity_price_per_kwh": "China Briefing 2024；国家电网电价表",
+    "colocation_per_kw_month": "CBRE 北美数据中心趋势报告 2024 年下半年（2025-02-26）",
+    "support_rate": "Sesterce GPU TCO 计算器说明文档（2025）",
+    "warranty_years": "OEM 标准条款（戴尔、HPE、浪潮），2024，参考值",
+    "software_per_year": "NVIDIA 2024 财年第三季度财报电话会（2023-11）；"
+    "NVIDIA 授权指南",
+    "staff_fte": "ClusterBuy 假设",
+    "staff_cost_per_fte_year": "ClusterBuy 估算（2025），参考值；美国 SRE 为 15-25 万"
+    "美元（Sesterce 说明文档）",
+    "annual_failure_rate": "research-viewer GPU 故障综述（2025）；Meta，"
+    "The Llama 3 Herd of Models（2024-07）",
+    "replacement_cost_share": "Epoch AI 服务器/GPU 成本比；SemiAnalysis 物料清单"
+    "（2023-2024）",
+    "residual_value_rate": "Epoch AI 经济折旧每年 0.14 个数量级（2024）；"
+    "v2-pseo GPU TCO（2025）",
+    "utilization": "ClusterBuy 假设（2025），置信度低",
+    "cloud_on_demand_per_gpu_hour": "datareceipts 109-gpu-pricing（2025）；"
+    "AWS P5 降价公告，2025-06",
+    "cloud_reserved_per_gpu_hour": "Epoch AI DEFAULT_CUD（2024）；SemiAnalysis"
+    "（经二手来源，2026）",
+    "cloud_spot_per_gpu_hour": "AWS 竞价实例价格页；deploybase/devopsbeast"
+    "（2025-2026），置信度低",
+    "spot_overhead": "Meta，The Llama 3 Herd of Models（2024-07）；ClusterBuy 假设",
+    "hybrid_cloud_share": "ClusterBuy 需求说明",
+}
+
+
+def _is_chinese(lang: str) -> bool:
+    return lang.lower().startswith("zh")
+
+
+def default_reason(name: str, lang: str = "en") -> str:
+    """Why the default of ``name`` is what it is, in ``lang`` ("zh..." or English)."""
+    if _is_chinese(lang):
+        return REASONS_ZH[name]
+    return DEFAULTS[name].reason
+
+
+def default_source(name: str, lang: str = "en") -> str:
+    """Where the default of ``name`` comes from, in ``lang`` ("zh..." or English)."""
+    if _is_chinese(lang):
+        return SOURCES_ZH[name]
+    return DEFAULTS[name].source
+
+
 # (low, high, low_inclusive, high_inclusive) for every bounded float field.
 _BOUNDS: dict[str, tuple[float, float, bool, bool]] = {
     "fx_usd_cny": (0.0, math.inf, False, False),

@@ -1,13 +1,21 @@
 import json
 import math
+import re
 
 import pytest
 
 from tco.engine import (
     CAPEX_CATEGORIES,
+    CONVENTIONS,
+    CONVENTIONS_ZH,
     DEFAULTS,
+    REASONS_ZH,
+    SOURCES_ZH,
     TcoInputError,
     TcoInputs,
+    conventions,
+    default_reason,
+    default_source,
     defaults_used,
     inputs_from_dict,
     inputs_to_dict,
@@ -147,3 +155,33 @@ def test_user_fields_may_be_empty_or_null():
     assert inputs_from_dict({"user_fields": []}).user_fields == frozenset()
     assert inputs_from_dict({"user_fields": None}).user_fields == frozenset()
     assert inputs_from_dict({"user_fields": ("pue",)}).user_fields == {"pue"}
+
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def test_every_default_has_a_chinese_reason_and_source():
+    assert set(REASONS_ZH) == set(DEFAULTS) == set(SOURCES_ZH)
+    for name in DEFAULTS:
+        assert CJK.search(default_reason(name, "zh-hans")), name
+        assert CJK.search(default_source(name, "zh-hans")), name
+        assert default_reason(name, "en") == DEFAULTS[name].reason
+        assert default_source(name, "en-us") == DEFAULTS[name].source
+
+
+def test_chinese_reasons_carry_the_numbers_of_the_english_ones():
+    # Numbers written as words: "tier-1 city" is 一线城市, "H2 2024" 2024 年下半年.
+    worded = {"staff_cost_per_fte_year": {"1"}, "colocation_per_kw_month": {"2"}}
+    for name, default in DEFAULTS.items():
+        english = set(NUMBER.findall(default.reason)) - worded.get(name, set())
+        assert english <= set(NUMBER.findall(REASONS_ZH[name])), name
+
+
+def test_conventions_in_chinese_match_the_english_ones_item_by_item():
+    assert conventions("en") == CONVENTIONS
+    assert conventions("zh-hans") == CONVENTIONS_ZH
+    assert len(CONVENTIONS_ZH) == len(CONVENTIONS)
+    for english, chinese in zip(CONVENTIONS, CONVENTIONS_ZH, strict=True):
+        assert CJK.search(chinese)
+        assert set(NUMBER.findall(english)) <= set(NUMBER.findall(chinese))
