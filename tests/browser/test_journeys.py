@@ -140,6 +140,298 @@ def test_it_lead_sizes_a_cluster_from_the_questionnaire(
     assert not page.js_errors
 
 
+# ------------------------------------------------- journey 2: vendors and bids
+
+VENDORS = [
+    # name, kind, region
+    ("Balanced Compute Co.", "Cluster builder / integrator", "Shanghai"),
+    ("GPU Box Ltd", "Server OEM", "Shenzhen"),
+    ("Promise Tech", "Cluster builder / integrator", "Beijing"),
+]
+BALANCED_PROPOSAL = (
+    "We confirmed with your IT team the training data (about 2 TB, growing 30 % a "
+    "year) and that the data must stay on premises, and sized a balanced cluster for "
+    "continued pre-training of the 70B model plus the 72B inference service: one "
+    "400 Gb/s InfiniBand NIC per GPU in a non-blocking fat tree, a parallel file "
+    "system sized for checkpoint writes, Slurm for training and Kubernetes for "
+    "inference, PyTorch, Megatron-LM and vLLM."
+)
+TEMPLATE_PROPOSAL = (
+    "We are an industry-leading provider of AI infrastructure solutions with rich "
+    "project experience and a first-class technical team. 100% guaranteed! Our "
+    "self-developed scheduling platform is excellent, stable and reliable, and "
+    "fully meets all kinds of customer needs."
+)
+
+
+def sized_procurement(organisation, user) -> Procurement:
+    """A procurement with a requirement, two workloads and a computed sizing plan."""
+    from clusterbuy import services as core
+    from sizing import services as sizing
+    from sizing.demo import INFERENCE, TRAINING
+
+    procurement = core.create_procurement(
+        organisation=organisation,
+        user=user,
+        name="LLM cluster 2027",
+        currency="CNY",
+        horizon_years=5,
+    )
+    sizing.save_requirement(
+        procurement=procurement,
+        user=user,
+        scenario="mixed",
+        data_tb=2.0,
+        region="cn",
+        rack_power_limit_kw=40.0,
+        scheduler_experience="both",
+    )
+    for values in (TRAINING, INFERENCE):
+        sizing.create_workload(procurement=procurement, **values)
+    sizing.compute_sizing_plan(procurement=procurement, user=user)
+    return procurement
+
+
+def line_items_xlsx(path, servers: int) -> None:
+    """The balanced bid's line items, as a buyer fills in the template."""
+    import openpyxl
+
+    from vendors.importing import COLUMNS
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(list(COLUMNS))
+    for row in (
+        ("gpu_servers", "8-GPU HGX server", servers, 2_100_000, "no"),
+        ("network", "InfiniBand NDR switches, NICs, optics", 1, 2_600_000, "no"),
+        ("storage", "Parallel file system", 1, 1_500_000, "no"),
+        ("software", "Cluster management and monitoring", 1, 120_000, "yes"),
+        ("installation", "Racking, cabling, burn-in, acceptance", 1, 260_000, "no"),
+        ("support", "7x24 support after warranty", 1, 450_000, "yes"),
+        ("power_cooling", "PDUs, UPS extension, in-row cooling", 1, 900_000, "no"),
+        ("training", "Slurm/Kubernetes operations training", 1, 60_000, "no"),
+    ):
+        sheet.append(list(row))
+    book.save(path)
+
+
+def row_cells(page: Page, label: str):
+    """The cells of the comparison table's row headed ``label``."""
+    return (
+        page.locator("table.comparison tr")
+        .filter(has=page.get_by_role("rowheader", name=label, exact=True))
+        .locator("td")
+    )
+
+
+def ranking(page: Page) -> list[str]:
+    """Vendor labels, best rank first, as the comparison table shows them."""
+    labels = page.locator("table.comparison thead th a").all_inner_texts()
+    ranks = row_cells(page, "Rank").all_inner_texts()
+    return [
+        label for _, label in sorted(zip((int(r) for r in ranks), labels, strict=True))
+    ]
+
+
+def add_bid(page: Page, vendor: str, facts: dict) -> None:
+    page.get_by_role("link", name="Add a bid").click()
+    field(page, "Vendor").select_option(label=vendor)
+    for label, value in facts.items():
+        if isinstance(value, bool):
+            page.get_by_role("checkbox", name=label, exact=True).set_checked(value)
+            continue
+        control = field(page, label)
+        if control.evaluate("e => e.tagName") == "SELECT":
+            control.select_option(label=value)
+        else:
+            control.fill(str(value))
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.get_by_role("status")).to_contain_text("Bid saved")
+
+
+def add_line_item(page: Page, category: str, description: str, qty, price) -> None:
+    box = page.locator("details", has_text="Add a line item")
+    if box.get_attribute("open") is None:
+        box.locator("summary").click()
+    box.get_by_label(re.compile("^Category")).select_option(label=category)
+    box.get_by_label(re.compile("^Description")).fill(description)
+    box.get_by_label(re.compile("^Quantity")).fill(str(qty))
+    box.get_by_label(re.compile("^Unit price")).fill(str(price))
+    box.get_by_role("button", name="Add", exact=True).click()
+    expect(page.get_by_role("status")).to_contain_text("Line item added")
+
+
+def score_all(page: Page, points: int) -> None:
+    form = page.locator("form", has=page.get_by_role("button", name="Save scores"))
+    selects = form.locator("select")
+    assert selects.count() >= 10
+    for select in selects.all():
+        select.select_option(str(points))
+    form.get_by_role("button", name="Save scores").click()
+    expect(page.get_by_role("status")).to_contain_text("Scores saved")
+
+
+def test_buyer_compares_three_bids_reweights_and_exports(
+    page_en: Page, acme, catalog, shots, tmp_path
+):
+    import openpyxl
+
+    from sizing.services import plan_summary
+
+    page = page_en
+    it_lead = member(acme, Role.IT_LEAD, "ivan-it")
+    member(acme, Role.PROCUREMENT, "paula-buyer")
+    procurement = sized_procurement(acme, it_lead)
+    plan = plan_summary(procurement=procurement)
+    servers = -(-plan["gpu_count"] // 8)
+    common = {
+        "Accelerator": plan["accelerator"],
+        "GPU count": plan["gpu_count"],
+        "Nodes": servers,
+        "Server model": "8-GPU HGX server",
+        "Cooling": "Air",
+        "Warranty (years)": 3,
+    }
+
+    log_in(page, "paula-buyer")
+
+    # Three vendors, from the vendor register.
+    for name, kind, region in VENDORS:
+        page.locator("header").get_by_role("link", name="Vendors").click()
+        field(page, "Name").fill(name)
+        field(page, "Kind").select_option(label=kind)
+        field(page, "Region").fill(region)
+        page.get_by_role("button", name="Add vendor").click()
+        expect(page.get_by_role("status")).to_contain_text("Vendor added")
+    page.locator("header").get_by_role("link", name="Vendors").click()
+    for name, _kind, _region in VENDORS:
+        expect(page.get_by_role("link", name=name)).to_be_visible()
+    shots(page, "three vendors")
+
+    page.locator("header").get_by_role("link", name="Procurements").click()
+    page.get_by_role("link", name="LLM cluster 2027").click()
+    open_tab(page, "Vendors & bids")
+
+    # 1. A balanced bid; its line items come from an XLSX upload.
+    add_bid(
+        page,
+        VENDORS[0][0],
+        {
+            **common,
+            "Network fabric": "InfiniBand NDR",
+            "Network per GPU (Gb/s)": plan["network_gbps_per_gpu"] or 400,
+            "Storage capacity (TB)": plan["storage_tb"] or 500,
+            "Storage read (GB/s)": plan["storage_read_gbs"] or 64,
+            "Storage write (GB/s)": plan["storage_write_gbs"] or 20,
+            "Scheduler": "Slurm",
+            "Frameworks supported": "PyTorch, Megatron-LM, vLLM",
+            "Phone": True,
+            "WeChat": True,
+            "Ticket system": True,
+            "Response, severity 1 (h)": 0.5,
+            "Response, severity 2 (h)": 4,
+            "Delivery (weeks)": 10,
+            "Proposal text": BALANCED_PROPOSAL,
+        },
+    )
+    xlsx = tmp_path / "balanced-line-items.xlsx"
+    line_items_xlsx(xlsx, servers)
+    importer = page.locator("details", has_text="Import line items")
+    importer.locator("summary").click()
+    importer.locator("input[type=file]").set_input_files(xlsx)
+    importer.get_by_role("button", name="Import").click()
+    expect(page.get_by_role("status")).to_contain_text("8 line items imported")
+    expect(page.get_by_role("cell", name="Parallel file system")).to_be_visible()
+    score_all(page, 5)
+    shots(page, "balanced bid imported and scored")
+
+    # 2. A GPU-only quote: servers and nothing else.
+    open_tab(page, "Vendors & bids")
+    add_bid(
+        page,
+        VENDORS[1][0],
+        {**common, "Scheduler": "Slurm", "Phone": True, "Delivery (weeks)": 6},
+    )
+    add_line_item(page, "GPU servers", "8-GPU server", servers, 1_300_000)
+    score_all(page, 1)
+    expect(page.locator("section.card", has_text="Pitfall flags")).to_contain_text(
+        "gpu_only"
+    )
+    shots(page, "gpu-only bid")
+
+    # 3. A template proposal with a proprietary scheduler, cheapest of the complete.
+    open_tab(page, "Vendors & bids")
+    add_bid(
+        page,
+        VENDORS[2][0],
+        {
+            **common,
+            "Network fabric": "RoCE",
+            "Network per GPU (Gb/s)": 200,
+            "Storage capacity (TB)": plan["storage_tb"] or 500,
+            "Scheduler": "Proprietary",
+            "Frameworks supported": "PromiseAI Studio",
+            "Phone": True,
+            "Email": True,
+            "Delivery (weeks)": 4,
+            "Proposal text": TEMPLATE_PROPOSAL,
+        },
+    )
+    add_line_item(page, "GPU servers", "8-GPU server", servers, 1_500_000)
+    add_line_item(page, "Network", "RoCE switches", 1, 900_000)
+    add_line_item(page, "Storage", "Storage array", 1, 600_000)
+    score_all(page, 2)
+    shots(page, "template bid")
+
+    open_tab(page, "Vendors & bids")
+    bids = page.locator("table.table tbody tr")
+    expect(bids).to_have_count(3)
+    expect(page.get_by_text("3–5 shortlisted")).to_be_visible()
+    shots(page, "bids tab")
+
+    # The comparison: pitfall flags and the ranking.
+    open_tab(page, "Comparison")
+    expect(page.get_by_role("heading", name="Side-by-side comparison")).to_be_visible()
+    labels = page.locator("table.comparison thead th a").all_inner_texts()
+    assert labels == [name for name, _kind, _region in VENDORS]
+    flags = row_cells(page, "Pitfall flags")
+    expect(flags.nth(0)).to_have_text(re.compile(r"^0"))
+    expect(flags.nth(1)).to_contain_text("gpu_only")
+    expect(flags.nth(2)).to_contain_text("closed_ecosystem")
+    before = ranking(page)
+    assert before[0] == VENDORS[0][0], before
+    shots(page, "comparison")
+
+    # Price outweighs everything else: the cheaper complete bid moves up.
+    weights = page.locator("form", has=page.get_by_role("button", name="Recompute"))
+    weights.get_by_label(re.compile(r"^Price")).fill("1000")
+    weights.get_by_role("button", name="Recompute ranking").click()
+    expect(row_cells(page, "Rank")).not_to_have_text(
+        [str(i + 1) for i in (before.index(name) for name, *_ in VENDORS)]
+    )
+    after = ranking(page)
+    assert after != before and after[0] != before[0], (before, after)
+    shots(page, "comparison reweighted")
+
+    # Export: a workbook holding every vendor.
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Export XLSX").click()
+    path = tmp_path / download.value.suggested_filename
+    download.value.save_as(path)
+    assert path.suffix == ".xlsx"
+    book = openpyxl.load_workbook(path, read_only=True)
+    cells = " ".join(
+        str(value)
+        for sheet in book.worksheets
+        for row in sheet.iter_rows(values_only=True)
+        for value in row
+        if value is not None
+    )
+    for name, _kind, _region in VENDORS:
+        assert name in cells
+    assert not page.js_errors
+
+
 # ------------------------------------------------- journey 4: Chinese and English
 
 # Visible UI text of a page, without what is not UI copy: code samples, the language
