@@ -8,13 +8,17 @@ Screenshots of every step land in test-artifacts/<journey>/.
 
 from __future__ import annotations
 
+import os
 import re
+import time
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from clusterbuy.models import Procurement, Role
 from tests.browser.conftest import ARTIFACTS
+from tests.conftest import missing_service
 from tests.factories import PASSWORD, OrganisationFactory, member
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -429,6 +433,108 @@ def test_buyer_compares_three_bids_reweights_and_exports(
     )
     for name, _kind, _region in VENDORS:
         assert name in cells
+    assert not page.js_errors
+
+
+# ------------------------------------------------------- journey 3: TCO and PDF
+
+PDFTOTEXT = "/usr/bin/pdftotext"
+PROGRESS_STATE = """() => {
+  const bar = document.querySelector("[role=progressbar]");
+  return [!!document.querySelector("#result-total"),
+          bar ? Number(bar.getAttribute("aria-valuenow")) : null];
+}"""
+
+
+def pdf_text(path) -> str:
+    import subprocess
+
+    if not os.path.exists(PDFTOTEXT):
+        missing_service(f"{PDFTOTEXT} is missing (apt-get install poppler-utils)")
+    return subprocess.run(
+        [PDFTOTEXT, "-layout", str(path), "-"],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
+
+
+def amount(text: str) -> str:
+    """The first number in ``text``, as printed (digits, separators, decimals)."""
+    match = re.search(r"-?\d[\d,]*(?:\.\d+)?", text)
+    assert match, f"no number in {text!r}"
+    return match.group(0)
+
+
+@pytest.mark.services
+def test_manager_runs_the_full_tco_analysis_and_downloads_the_pdf(
+    page_en: Page, acme, catalog, celery_worker, shots, tmp_path
+):
+    page = page_en
+    it_lead = member(acme, Role.IT_LEAD, "ivan-it")
+    member(acme, Role.MANAGER, "mona-manager")
+    sized_procurement(acme, it_lead)
+
+    log_in(page, "mona-manager")
+    page.get_by_role("link", name="LLM cluster 2027").click()
+    open_tab(page, "TCO")
+    expect(page.get_by_role("heading", name="Sizing plan")).to_be_visible()
+    field(page, "Scenario name").fill("Baseline, 5 years")
+    expect(page.locator("#tco-preview")).not_to_contain_text("Type to see")
+    shots(page, "tco scenario with live estimate")
+
+    page.get_by_role("button", name="Run full analysis").click()
+    expect(
+        page.get_by_role("heading", name=re.compile(r"TCO run #\d+"))
+    ).to_be_visible()
+
+    # Watch the progress bar until the page turns into the results (htmx polls the
+    # bar every second and reloads the page when the run is finished).
+    seen: list[int] = []
+    deadline = time.monotonic() + 120
+    while True:
+        assert time.monotonic() < deadline, f"run not done; progress seen {seen}"
+        try:
+            done, value = page.evaluate(PROGRESS_STATE)
+        except PlaywrightError:  # the page reloaded under us
+            continue
+        if done:
+            break
+        if value is not None and (not seen or value != seen[-1]):
+            seen.append(value)
+            if len(seen) == 1:
+                shots(page, "tco run in progress")
+        page.wait_for_timeout(150)
+    total = page.locator("#result-total")
+    assert seen, "the progress bar was never shown"
+    assert seen == sorted(seen), f"progress went backwards: {seen}"
+    assert "Failed" not in page.locator("main").inner_text()
+    expect(page.get_by_role("link", name="Download PDF")).to_be_visible()
+    shots(page, "tco results")
+
+    shown = {
+        "total": amount(total.inner_text()),
+        "npv": amount(
+            page.locator(".card", has_text="Net present value")
+            .locator("strong")
+            .inner_text()
+        ),
+        "capex": amount(
+            page.locator(".card", has_text="Capital expenditure")
+            .locator("strong")
+            .inner_text()
+        ),
+    }
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download PDF").click()
+    pdf = tmp_path / download.value.suggested_filename
+    download.value.save_as(pdf)
+    assert pdf.read_bytes().startswith(b"%PDF")
+    text = pdf_text(pdf)
+    (ARTIFACTS / "tco-report.txt").write_text(text, encoding="utf-8")
+    missing = {k: v for k, v in shown.items() if v not in text}
+    assert not missing, f"totals on the page but not in the PDF: {missing}"
     assert not page.js_errors
 
 
