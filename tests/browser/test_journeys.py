@@ -40,6 +40,17 @@ def open_tab(page: Page, name: str) -> None:
     expect(page.locator("nav.tabs a.active")).to_have_text(name)
 
 
+def click_to_download(page: Page, link):
+    """Click a download link; fail with the server's answer when it is not a file."""
+    href = link.get_attribute("href")
+    with page.expect_response(lambda r: r.url.endswith(href)) as answer:
+        with page.expect_download(timeout=60_000) as download:
+            link.click()
+            if answer.value.status != 200:
+                pytest.fail(f"{href} answered {answer.value.status}, not a file")
+    return download.value
+
+
 def field(page: Page, label: str):
     """The form control labelled ``label`` (exactly, ignoring the required star)."""
     return page.get_by_label(re.compile(rf"^{re.escape(label)}( \*)?$"))
@@ -345,7 +356,9 @@ def test_buyer_compares_three_bids_reweights_and_exports(
     importer.locator("input[type=file]").set_input_files(xlsx)
     importer.get_by_role("button", name="Import").click()
     expect(page.get_by_role("status")).to_contain_text("8 line items imported")
-    expect(page.get_by_role("cell", name="Parallel file system")).to_be_visible()
+    expect(
+        page.get_by_role("cell", name="Parallel file system", exact=True)
+    ).to_be_visible()
     score_all(page, 5)
     shots(page, "balanced bid imported and scored")
 
@@ -418,10 +431,9 @@ def test_buyer_compares_three_bids_reweights_and_exports(
     shots(page, "comparison reweighted")
 
     # Export: a workbook holding every vendor.
-    with page.expect_download() as download:
-        page.get_by_role("link", name="Export XLSX").click()
-    path = tmp_path / download.value.suggested_filename
-    download.value.save_as(path)
+    download = click_to_download(page, page.get_by_role("link", name="Export XLSX"))
+    path = tmp_path / download.suggested_filename
+    download.save_as(path)
     assert path.suffix == ".xlsx"
     book = openpyxl.load_workbook(path, read_only=True)
     cells = " ".join(
@@ -526,10 +538,9 @@ def test_manager_runs_the_full_tco_analysis_and_downloads_the_pdf(
             .inner_text()
         ),
     }
-    with page.expect_download() as download:
-        page.get_by_role("link", name="Download PDF").click()
-    pdf = tmp_path / download.value.suggested_filename
-    download.value.save_as(pdf)
+    download = click_to_download(page, page.get_by_role("link", name="Download PDF"))
+    pdf = tmp_path / download.suggested_filename
+    download.save_as(pdf)
     assert pdf.read_bytes().startswith(b"%PDF")
     text = pdf_text(pdf)
     (ARTIFACTS / "tco-report.txt").write_text(text, encoding="utf-8")
@@ -665,10 +676,13 @@ def data_strings(msgids: set[str]) -> tuple[list[str], list[str]]:
     from django.apps import apps
     from django.db import models
 
-    from tco.engine.inputs import DEFAULTS
+    from tco import engine as tco_engine
 
     data: set[str] = set()
-    prose: set[str] = {d.reason for d in DEFAULTS.values()}
+    prose: set[str] = {d.reason for d in tco_engine.DEFAULTS.values()}
+    for name in ("REASONS_ZH", "SOURCES_ZH", "CONVENTIONS", "CONVENTIONS_ZH"):
+        table = getattr(tco_engine, name, {})
+        prose.update(table.values() if isinstance(table, dict) else table)
     for config in apps.get_app_configs():
         if config.label not in {"clusterbuy", "sizing", "tco", "vendors", "auth"}:
             continue
