@@ -395,7 +395,7 @@ class BidViewSet(ProcurementScopedMixin, viewsets.ModelViewSet):
             context=self.get_serializer_context(),
         )
         data.is_valid(raise_exception=True)
-        services.update_bid(bid=bid, **data.validated_data)
+        services.update_bid(bid=bid, user=request.user, **data.validated_data)
         return self._output(bid)
 
     @extend_schema(request=BidInputSerializer, responses=BidOutputSerializer)
@@ -440,7 +440,7 @@ class LineItemImportView(ProcurementScopedMixin, APIView):
             )
         try:
             items = services.import_line_items(
-                bid=bid, fileobj=upload, filename=upload.name
+                bid=bid, fileobj=upload, filename=upload.name, user=request.user
             )
         except LineItemImportError as exc:
             return Response(import_errors(exc), status=status.HTTP_400_BAD_REQUEST)

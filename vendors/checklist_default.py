@@ -91,3 +91,46 @@ SECTIONS = [
         [("team_fit", _("Fits our team's skills and way of working"), 1)],
     ),
 ]
+
+DEFAULT_SECTION_TITLES: dict[str, str] = {s[0]: s[1] for s in SECTIONS}
+DEFAULT_CRITERION_TEXTS: dict[str, str] = {
+    code: text for s in SECTIONS for code, text, _weight in s[4]
+}
+
+
+def section_title(code: str, title: str) -> str:
+    """The title to show: translated while it is the default's, else as typed.
+
+    The default titles are stored as their English msgids; a title a user edited is
+    theirs and is never run through the catalog (it could collide with a msgid).
+    """
+    from django.utils.translation import gettext
+
+    if DEFAULT_SECTION_TITLES.get(code) == title:
+        return gettext(title)
+    return title
+
+
+def criterion_text(code: str, text: str) -> str:
+    """As `section_title`, for a criterion."""
+    from django.utils.translation import gettext
+
+    if DEFAULT_CRITERION_TEXTS.get(code) == text:
+        return gettext(text)
+    return text
+
+
+def stored_section_title(code: str, shown: str) -> str:
+    """Inverse of `section_title` for a posted form: the translated default title is
+    stored as the default msgid, so it stays translatable for every language."""
+    default = DEFAULT_SECTION_TITLES.get(code)
+    if default is not None and shown.strip() == section_title(code, default):
+        return default
+    return shown.strip()
+
+
+def stored_criterion_text(code: str, shown: str) -> str:
+    default = DEFAULT_CRITERION_TEXTS.get(code)
+    if default is not None and shown.strip() == criterion_text(code, default):
+        return default
+    return shown.strip()

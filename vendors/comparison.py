@@ -24,12 +24,13 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.utils.html import escape
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 
 from clusterbuy.access import Capability, can
 from clusterbuy.models import DeploymentSite, Procurement
 from tco.engine import DEFAULTS, TcoInputError, compute, inputs_from_dict
+from tco.engine.inputs import IT_POWER_KW_PER_GPU
 
 from . import scoring, services
 from .compliance import (
@@ -73,36 +74,52 @@ ONE_OFF_CAPEX = {
     "other": "other",
 }
 
-# What ClusterBuy adds when a bid omits a category a complete purchase needs, as a share
-# of the GPU-server capex (network, storage, facility) or of hardware capex
-# (installation). Support and software use the TCO engine's own DEFAULTS.
-FILL_IN_SHARES: dict[str, tuple[str, float, str]] = {
-    # category: (base, share, source)
-    "network": (
-        "gpu_servers",
-        0.19 / 0.81,
-        "Interconnect ~19 % of cluster cost: network = GPU servers x 0.19 / 0.81 "
-        "(Epoch AI CLUSTER_INTERCONNECT_COST_FRACTION, 2024)",
+# What ClusterBuy adds when a bid omits a category a complete purchase needs. Every
+# default names its source, or says it is a ClusterBuy assumption (docs/methodology.md,
+# Part C.3). Support and software use the TCO engine's own DEFAULTS.
+NETWORK_SHARE_OF_CLUSTER = 0.19  # Epoch AI CLUSTER_INTERCONNECT_COST_FRACTION (2024)
+STORAGE_SHARE_OF_GPU_SERVERS = 0.05  # ClusterBuy assumption
+FACILITY_USD_PER_W = 10.0  # reallm Constants.py (Barroso-style TCO), 2024
+FACILITY_LIFE_YEARS = 12  # same source: facility amortised over 12 years
+INSTALLATION_SHARE_OF_HARDWARE = 0.02  # ClusterBuy assumption
+
+FILL_IN_SOURCES: dict[str, str] = {
+    "gpu_servers": gettext_noop(
+        "GPU servers priced from the sizing plan: GPU price x GPU count."
     ),
-    "storage": (
-        "gpu_servers",
-        0.05,
-        "Shared high-throughput storage for data and checkpoints, 5 % of GPU-server "
-        "capex (ClusterBuy assumption, indicative)",
+    "network": gettext_noop(
+        "Interconnect is ~19 % of total cluster cost: network = GPU servers x "
+        "0.19 / 0.81 (Epoch AI, CLUSTER_INTERCONNECT_COST_FRACTION, 2024)."
     ),
-    "facility": (
-        "gpu_servers",
-        0.08,
-        "Power distribution, UPS and cooling retrofit of an existing room, 8 % of "
-        "GPU-server capex; on-premises sites only (ClusterBuy assumption, indicative)",
+    "storage": gettext_noop(
+        "Shared high-throughput storage for data and checkpoints: 5 % of GPU-server "
+        "capex. ClusterBuy assumption (no published share found), indicative."
     ),
-    "installation": (
-        "hardware",
-        0.02,
-        "Racking, cabling, burn-in and acceptance, 2 % of hardware capex (ClusterBuy "
-        "assumption, indicative)",
+    "power_cooling": gettext_noop(
+        "Facility (power distribution, UPS, cooling): 10 USD per W of IT power, "
+        "amortised over a 12-year facility life, so the horizon carries "
+        "horizon/12 of it (reallm Constants.py, Barroso-style datacenter TCO, "
+        "2024); on-premises sites only."
+    ),
+    "installation": gettext_noop(
+        "Racking, cabling, burn-in and acceptance: 2 % of hardware capex (GPU "
+        "servers + network + storage). ClusterBuy assumption, indicative."
+    ),
+    "support": gettext_noop(
+        "Support after the warranty: 10 % of hardware capex a year (contracts cost "
+        "8-15 %/yr, Sesterce GPU TCO calculator, 2025), for the years after the "
+        "bid's warranty (3 years when not stated)."
     ),
 }
+
+
+def fill_in_help() -> str:
+    """Every fill-in rule, translated, for the hidden-cost row's tooltip."""
+    return "\n".join(
+        f"{_category_label(category)}: {_(source)}"
+        for category, source in FILL_IN_SOURCES.items()
+    )
+
 
 COMPLIANCE_ITEMS = (
     "gpu_count",
@@ -142,7 +159,7 @@ def quoted_total(lines: list[Line], horizon_years: int) -> Decimal:
 @dataclass
 class TcoNormalisation:
     normalized_tco: Decimal
-    hidden_costs: list[dict]  # [{category, amount, source}]
+    hidden_costs: list[dict]  # [{category, amount, source, basis}]
     tco: dict  # TcoResult.to_dict()
 
 
@@ -176,28 +193,57 @@ def normalise_tco(
         else:  # other recurring fees: their nominal total over the horizon
             capex["other"] += amount * horizon_years
     hidden: list[dict] = []
+
+    def add(category: str, capex_category: str, amount: float, basis: str) -> None:
+        if amount > 0:
+            capex[capex_category] += amount
+            hidden.append(
+                {
+                    "category": category,
+                    "amount": money(amount),
+                    "source": FILL_IN_SOURCES[category],
+                    "basis": basis,
+                }
+            )
+
     if "gpu_servers" not in categories and gpu_price:
-        amount = float(gpu_price) * gpu_count
-        capex["gpu_servers"] += amount
-        hidden.append(
-            {
-                "category": "gpu_servers",
-                "amount": money(amount),
-                "source": "sizing plan GPU price x GPU count",
-            }
+        add(
+            "gpu_servers",
+            "gpu_servers",
+            float(gpu_price) * gpu_count,
+            f"{gpu_price:,.0f} x {gpu_count}",
         )
     gpu_capex = capex["gpu_servers"]
-    for category, (base, share, source) in FILL_IN_SHARES.items():
-        line_category = "power_cooling" if category == "facility" else category
-        if line_category in categories or (category == "facility" and not on_prem):
-            continue
+    if "network" not in categories:
+        share = NETWORK_SHARE_OF_CLUSTER / (1 - NETWORK_SHARE_OF_CLUSTER)
+        add("network", "network", gpu_capex * share, f"{gpu_capex:,.0f} x 0.19 / 0.81")
+    if "storage" not in categories:
+        add(
+            "storage",
+            "storage",
+            gpu_capex * STORAGE_SHARE_OF_GPU_SERVERS,
+            f"{gpu_capex:,.0f} x 5 %",
+        )
+    if "power_cooling" not in categories and on_prem:
+        power_kw = it_power_kw or max(1, gpu_count) * IT_POWER_KW_PER_GPU
+        fx = 1.0 if currency == "USD" else float(DEFAULTS["fx_usd_cny"].value)
+        years = min(horizon_years, FACILITY_LIFE_YEARS)
+        amount = power_kw * 1000 * FACILITY_USD_PER_W * fx * years / FACILITY_LIFE_YEARS
+        fx_text = "" if currency == "USD" else f" x {fx:g} CNY/USD"
+        add(
+            "power_cooling",
+            "facility",
+            amount,
+            f"{power_kw:,.1f} kW x 10 USD/W{fx_text} x {years}/{FACILITY_LIFE_YEARS}",
+        )
+    if "installation" not in categories:
         hardware = capex["gpu_servers"] + capex["network"] + capex["storage"]
-        amount = (gpu_capex if base == "gpu_servers" else hardware) * share
-        if amount > 0:
-            capex[category] += amount
-            hidden.append(
-                {"category": line_category, "amount": money(amount), "source": source}
-            )
+        add(
+            "installation",
+            "installation",
+            hardware * INSTALLATION_SHARE_OF_HARDWARE,
+            f"{hardware:,.0f} x 2 %",
+        )
     hardware = capex["gpu_servers"] + capex["network"] + capex["storage"]
     data: dict[str, Any] = {
         "horizon_years": horizon_years,
@@ -235,11 +281,15 @@ def normalise_tco(
     result = compute(inputs_from_dict(data))
     totals = result.totals_by_category
     if support_added and totals["support"] > 0:
+        warranty = data.get("warranty_years", DEFAULTS["warranty_years"].value)
+        years_paid = max(0.0, horizon_years - float(warranty))
         hidden.append(
             {
                 "category": "support",
                 "amount": money(totals["support"]),
-                "source": DEFAULTS["support_rate"].source,
+                "source": FILL_IN_SOURCES["support"],
+                "basis": f"{hardware:,.0f} x {DEFAULTS['support_rate'].value:.0%}"
+                f" x {years_paid:g}",
             }
         )
     return TcoNormalisation(money(result.total_cost), hidden, result.to_dict())
@@ -362,7 +412,7 @@ def pitfalls_for(
 @dataclass
 class SectionInfo:
     code: str
-    title: str
+    title: str  # as shown: the default's translation, or as the user typed it
     weight: float
     auto_price: bool
     criteria: list  # ChecklistCriterion rows
@@ -387,6 +437,18 @@ class Column:
     rank: int | None = None
     excluded: bool = False
     tco_value: Decimal = Decimal(0)  # kept for ranking even when hidden
+
+    @property
+    def hidden_cost_list(self) -> list[dict]:
+        return [
+            {
+                "label": _category_label(h["category"]),
+                "amount": h["amount"],
+                "source": _(h["source"]),
+                "basis": h.get("basis", ""),
+            }
+            for h in self.hidden_costs
+        ]
 
     @property
     def pitfall_list(self) -> list[dict]:
@@ -502,7 +564,7 @@ def _sections(settings_row: EvaluationSettings, weights: dict | None) -> list:
     return [
         SectionInfo(
             code=s.code,
-            title=s.title,
+            title=s.display_title,
             weight=effective[s.code],
             auto_price=s.auto_price,
             criteria=list(s.criteria.all()),
@@ -772,16 +834,29 @@ def comparison_json(comparison: Comparison) -> list[dict]:
 
 
 @dataclass
+class Detail:
+    """One line under a cell's value: an optional code badge, the text, a tooltip."""
+
+    text: str
+    badge: str = ""
+    title: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.badge}: {self.text}" if self.badge else self.text
+
+
+@dataclass
 class Cell:
     text: str
     css: str = ""
-    detail: list[str] = field(default_factory=list)
+    detail: list[Detail] = field(default_factory=list)
 
 
 @dataclass
 class Row:
     label: str
     cells: list[Cell]
+    help: str = ""
 
 
 @dataclass
@@ -856,9 +931,13 @@ def comparison_groups(comparison: Comparison) -> list[Group]:
         higher=False,
         fmt=_fmt_money,
     )
+    hidden_row.help = fill_in_help()
     for cell, c in zip(hidden_row.cells, cols, strict=True):
         cell.detail = [
-            f"{_category_label(h['category'])}: {_fmt_money(h['amount'])}"
+            Detail(
+                f"{_category_label(h['category'])}: {_fmt_money(h['amount'])}",
+                title=f"{_(h['source'])} ({h.get('basis', '')})",
+            )
             for h in c.hidden_costs
         ]
     price_rows.append(hidden_row)
@@ -876,7 +955,9 @@ def comparison_groups(comparison: Comparison) -> list[Group]:
             if entry.unit:
                 text += f" {entry.unit}"
             note = entry.note_for(lang)
-            cells.append(Cell(text, f"status-{entry.status}", [note] if note else []))
+            cells.append(
+                Cell(text, f"status-{entry.status}", [Detail(note)] if note else [])
+            )
         compliance_rows.append(Row(_compliance_label(item), cells))
     compliance_rows.append(
         _numeric_row(
@@ -964,21 +1045,25 @@ def comparison_groups(comparison: Comparison) -> list[Group]:
         _("Pitfall flags"), [len(c.pitfalls) for c in cols], higher=False
     )
     for cell, c in zip(pitfalls.cells, cols, strict=True):
-        cell.detail = [f"{p.code}: {p.reason(lang)}" for p in c.pitfalls]
+        cell.detail = [Detail(p.reason(lang), badge=str(p.code)) for p in c.pitfalls]
     groups.append(Group(_("Pitfalls"), [pitfalls]))
 
     score_rows = []
     for section in comparison.sections:
         row = _numeric_row(
-            f"{_(section.title)} (×{section.weight:g})",
+            f"{section.title} (×{section.weight:g})",
             [c.sections.get(section.code) for c in cols],
             higher=True,
             fmt=lambda v: _fmt(v, 2),
         )
         for cell, c in zip(row.cells, cols, strict=True):
             codes = {cr.code for cr in section.criteria}
+            texts = {cr.code: cr.display_text for cr in section.criteria}
             cell.detail = [
-                _("Evaluators disagree on %(criterion)s") % {"criterion": code}
+                Detail(
+                    _("Evaluators disagree on %(criterion)s")
+                    % {"criterion": texts.get(code, code)}
+                )
                 for code, agg in c.criteria.items()
                 if code in codes and agg.disagreement
             ]
@@ -1047,22 +1132,48 @@ RADAR_COLOURS = (
 )
 
 
-def radar_svg(comparison: Comparison, size: int = 360) -> str:
-    """Section scores (0-5) of every bid as polygons on one radar, as SVG markup."""
+RADAR_MAX_WIDTH_PX = 520
+
+
+def _label_lines(text: str, width: int = 16) -> list[str]:
+    """Split a long Latin-script label at the space nearest its middle (CJK labels are
+    short enough as they are)."""
+    if len(text) <= width or " " not in text:
+        return [text]
+    middle = len(text) // 2
+    spaces = [i for i, ch in enumerate(text) if ch == " "]
+    cut = min(spaces, key=lambda i: abs(i - middle))
+    return [text[:cut], text[cut + 1 :]]
+
+
+def radar_svg(comparison: Comparison, size: int = 300) -> str:
+    """Section scores (0-5) of every bid as polygons on one radar, as SVG markup.
+
+    The drawing is ``size`` px across plus room for the axis labels, at most
+    RADAR_MAX_WIDTH_PX wide on the page, with a compact legend in columns below.
+    """
     sections = comparison.sections
     n = len(sections)
     if n < 3 or not comparison.columns:
         return ""
-    cx = cy = size / 2
-    radius = size / 2 - 70
+    pad_x, pad_y = 110, 34
+    width = size + 2 * pad_x
+    cx, cy = pad_x + size / 2, pad_y + size / 2
+    radius = size / 2
     angle = [(-math.pi / 2) + 2 * math.pi * i / n for i in range(n)]
+    columns = comparison.columns
+    per_row = 2 if len(columns) <= 4 else 3
+    legend_rows = math.ceil(len(columns) / per_row)
+    height = size + 2 * pad_y + 18 * legend_rows + 4
 
     def point(i: int, r: float) -> tuple[float, float]:
         return cx + r * math.cos(angle[i]), cy + r * math.sin(angle[i])
 
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size + 20 * len(comparison.columns)}" '
-        f'class="chart radar" role="img" aria-label="{escape(_("Section scores"))}">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" class="radar" role="img" '
+        f'style="max-width:{RADAR_MAX_WIDTH_PX}px;width:100%;height:auto" '
+        f'aria-label="{escape(_("Section scores"))}">'
     ]
     for level in range(1, 6):
         ring = " ".join(
@@ -1074,15 +1185,26 @@ def radar_svg(comparison: Comparison, size: int = 360) -> str:
         )
     for i, section in enumerate(sections):
         x, y = point(i, radius)
-        lx, ly = point(i, radius + 28)
+        lx, ly = point(i, radius + 12)
+        cos = math.cos(angle[i])
+        anchor = "start" if cos > 0.2 else "end" if cos < -0.2 else "middle"
+        lines = _label_lines(section.title)
+        if math.sin(angle[i]) < -0.2:  # upper half: grow upwards
+            ly -= 13 * (len(lines) - 1)
+        elif math.sin(angle[i]) > 0.2:
+            ly += 9
         parts.append(
             f'<line x1="{cx:.1f}" y1="{cy:.1f}" x2="{x:.1f}" y2="{y:.1f}" stroke="#d1d5db"/>'
         )
-        parts.append(
-            f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="11" text-anchor="middle">'
-            f"{escape(_(section.title))}</text>"
+        tspans = "".join(
+            f'<tspan x="{lx:.1f}" dy="{0 if k == 0 else 13}">{escape(text)}</tspan>'
+            for k, text in enumerate(lines)
         )
-    for k, column in enumerate(comparison.columns):
+        parts.append(
+            f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="12" fill="#374151" '
+            f'text-anchor="{anchor}">{tspans}</text>'
+        )
+    for k, column in enumerate(columns):
         colour = RADAR_COLOURS[k % len(RADAR_COLOURS)]
         pts = " ".join(
             f"{x:.1f},{y:.1f}"
@@ -1095,12 +1217,17 @@ def radar_svg(comparison: Comparison, size: int = 360) -> str:
             f'<polygon points="{pts}" fill="{colour}" fill-opacity="0.12" '
             f'stroke="{colour}" stroke-width="2"/>'
         )
-        ly = size + 14 + 20 * k
+    cell_width = (width - 20) / per_row
+    for k, column in enumerate(columns):
+        colour = RADAR_COLOURS[k % len(RADAR_COLOURS)]
+        lx = 10 + cell_width * (k % per_row)
+        ly = size + 2 * pad_y + 12 + 18 * (k // per_row)
+        label = column.label if len(column.label) <= 30 else column.label[:29] + "…"
         parts.append(
-            f'<rect x="10" y="{ly - 10}" width="12" height="12" fill="{colour}"/>'
+            f'<rect x="{lx:.1f}" y="{ly - 10}" width="11" height="11" fill="{colour}"/>'
         )
         parts.append(
-            f'<text x="28" y="{ly}" font-size="12">{escape(column.label)}</text>'
+            f'<text x="{lx + 16:.1f}" y="{ly}" font-size="12">{escape(label)}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)

@@ -21,6 +21,7 @@ def _cell(value):
 
 def comparison_xlsx(result: Comparison) -> bytes:
     import openpyxl
+    from openpyxl.comments import Comment
     from openpyxl.styles import Font, PatternFill
 
     workbook = openpyxl.Workbook()
@@ -40,12 +41,17 @@ def comparison_xlsx(result: Comparison) -> bytes:
         sheet.cell(row=sheet.max_row, column=1).font = Font(bold=True)
         for row in group.rows:
             values = [_cell(row.label)]
+            # the hidden-cost rules go into a cell comment, like the page's tooltip
             for cell in row.cells:
                 text = cell.text
                 if cell.detail:
-                    text += "\n" + "\n".join(cell.detail)
+                    text += "\n" + "\n".join(str(d) for d in cell.detail)
                 values.append(_cell(text))
             sheet.append(values)
+            if row.help:
+                sheet.cell(row=sheet.max_row, column=1).comment = Comment(
+                    row.help, "ClusterBuy", width=420, height=260
+                )
             for index, cell in enumerate(row.cells, start=2):
                 for css, fill in fills.items():
                     if css in cell.css.split():

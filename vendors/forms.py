@@ -1,6 +1,8 @@
 from django import forms
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from . import checklist_default
 from .models import (
     MONITORING_ITEMS,
     SEVERITIES,
@@ -8,6 +10,7 @@ from .models import (
     Bid,
     BidLineItem,
     CaseStudy,
+    ChecklistTemplate,
     Vendor,
 )
 from .services import BID_FIELDS, CASE_STUDY_FIELDS, VENDOR_FIELDS
@@ -134,6 +137,12 @@ class CaseStudyForm(forms.ModelForm):
 
 
 class EvaluationSettingsForm(forms.Form):
+    template = forms.ModelChoiceField(
+        label=_("Checklist"),
+        queryset=ChecklistTemplate.objects.none(),
+        required=False,
+        help_text=_("Fixed once bids are scored."),
+    )
     blind_grading = forms.BooleanField(label=_("Blind grading"), required=False)
     sealed_envelope = forms.BooleanField(label=_("Sealed envelope"), required=False)
     technical_threshold = forms.FloatField(
@@ -143,6 +152,18 @@ class EvaluationSettingsForm(forms.Form):
         required=False,
     )
     scoring_closed = forms.BooleanField(label=_("Scoring closed"), required=False)
+
+    def __init__(self, *args, organisation=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["template"].queryset = ChecklistTemplate.objects.filter(
+            organisation=organisation
+        )
+
+    def service_values(self) -> dict:
+        values = dict(self.cleaned_data)
+        if values.get("template") is None:
+            values.pop("template", None)
+        return values
 
 
 class DecisionForm(forms.Form):
@@ -159,6 +180,7 @@ class DecisionForm(forms.Form):
 
 
 def weights_form_class(sections):
+    """``sections`` are the comparison's SectionInfo rows (titles already as shown)."""
     fields = {
         f"w_{s.code}": forms.FloatField(
             label=s.title, min_value=0, max_value=1000, initial=s.weight, required=False
@@ -166,3 +188,119 @@ def weights_form_class(sections):
         for s in sections
     }
     return type("WeightsForm", (forms.Form,), fields)
+
+
+# --- checklist editor (a hand-rolled form: sections x criteria of any length) ---------
+
+
+def checklist_rows(template: ChecklistTemplate) -> list[dict]:
+    """The template's sections as the editor shows them (default titles translated)."""
+    return [
+        {
+            "code": s.code,
+            "title": s.display_title,
+            "weight": s.weight,
+            "auto_price": s.auto_price,
+            "criteria": [
+                {"code": c.code, "text": c.display_text, "weight": c.weight}
+                for c in s.criteria.all()
+            ],
+        }
+        for s in template.sections.prefetch_related("criteria")
+    ]
+
+
+def _free_code(base: str, taken: set[str]) -> str:
+    base = slugify(base)[:34] or "item"
+    n = 1
+    while f"{base}_{n}" in taken:
+        n += 1
+    taken.add(f"{base}_{n}")
+    return f"{base}_{n}"
+
+
+def _count(post, key: str) -> int:
+    try:
+        return max(0, min(int(post.get(key, 0)), 200))
+    except (TypeError, ValueError):
+        return 0
+
+
+def parse_checklist_post(post) -> tuple[str, list[dict]]:
+    """The editor's POST as (name, sections) in the editor's own shape: titles as
+    typed, removed rows dropped, new rows given free codes. `stored_sections` turns
+    it into what the service stores."""
+    sections: list[dict] = []
+    section_codes: set[str] = {
+        str(post.get(f"s{i}_code", "")) for i in range(_count(post, "section_count"))
+    }
+    for i in range(_count(post, "section_count")):
+        prefix = f"s{i}_"
+        if post.get(prefix + "remove"):
+            continue
+        code = str(post.get(prefix + "code", ""))
+        criteria = []
+        taken: set[str] = set()
+        for j in range(_count(post, prefix + "ccount")):
+            cp = f"{prefix}c{j}_"
+            taken.add(str(post.get(cp + "code", "")))
+            if post.get(cp + "remove"):
+                continue
+            criteria.append(
+                {
+                    "code": str(post.get(cp + "code", "")),
+                    "text": str(post.get(cp + "text", "")).strip(),
+                    "weight": str(post.get(cp + "weight", "")).strip() or "1",
+                }
+            )
+        new_text = str(post.get(prefix + "new_text", "")).strip()
+        if new_text:
+            criteria.append(
+                {
+                    "code": _free_code(code, taken),
+                    "text": new_text,
+                    "weight": str(post.get(prefix + "new_weight", "")).strip() or "1",
+                }
+            )
+        sections.append(
+            {
+                "code": code,
+                "title": str(post.get(prefix + "title", "")).strip(),
+                "weight": str(post.get(prefix + "weight", "")).strip() or "0",
+                "auto_price": post.get(prefix + "auto") == "1",
+                "criteria": criteria,
+            }
+        )
+    new_title = str(post.get("new_section_title", "")).strip()
+    if new_title:
+        sections.append(
+            {
+                "code": _free_code("section", section_codes),
+                "title": new_title,
+                "weight": str(post.get("new_section_weight", "")).strip() or "10",
+                "auto_price": False,
+                "criteria": [],
+            }
+        )
+    return str(post.get("name", "")).strip(), sections
+
+
+def stored_sections(sections: list[dict]) -> list[dict]:
+    """Editor rows -> service rows: a default title shown translated is stored as the
+    default's msgid again, so it stays translated for every language."""
+    return [
+        {
+            **s,
+            "title": checklist_default.stored_section_title(s["code"], s["title"]),
+            "criteria": [
+                {
+                    **c,
+                    "text": checklist_default.stored_criterion_text(
+                        c["code"], c["text"]
+                    ),
+                }
+                for c in s["criteria"]
+            ],
+        }
+        for s in sections
+    ]

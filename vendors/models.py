@@ -17,6 +17,8 @@ from django.utils.translation import gettext_lazy as _
 
 from clusterbuy.models import Organisation, Procurement
 
+from . import checklist_default
+
 
 class VendorKind(models.TextChoices):
     INTEGRATOR = "integrator", _("Cluster builder / integrator")
@@ -396,6 +398,11 @@ class ChecklistSection(models.Model):
     def __str__(self) -> str:
         return self.title
 
+    @property
+    def display_title(self) -> str:
+        """Translated while it is the default checklist's title, else as typed."""
+        return checklist_default.section_title(self.code, self.title)
+
 
 class ChecklistCriterion(models.Model):
     section = models.ForeignKey(
@@ -422,6 +429,10 @@ class ChecklistCriterion(models.Model):
 
     def __str__(self) -> str:
         return self.text
+
+    @property
+    def display_text(self) -> str:
+        return checklist_default.criterion_text(self.code, self.text)
 
 
 class EvaluationSettings(models.Model):
@@ -508,10 +519,13 @@ class AuditAction(models.TextChoices):
     DECISION = "decision", _("Decision")
     SETTINGS = "settings", _("Evaluation settings")
     SUBMISSION = "submission", _("Technical scores submitted")
+    BID = "bid", _("Bid change")
+    LINE_ITEM = "line_item", _("Line items")
 
 
 class AuditEntry(models.Model):
-    """Who changed which score, weight or decision, when, from what to what."""
+    """Who changed which score, weight, bid field, line item or decision, when, from
+    what to what."""
 
     procurement = models.ForeignKey(
         Procurement, on_delete=models.CASCADE, related_name="vendor_audit"

@@ -8,8 +8,9 @@ the procurement/vendor through the access rule. Refusals raise
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Any, BinaryIO
 
 from django.core.files.base import ContentFile
@@ -255,6 +256,46 @@ def _save_bid(bid: Bid) -> Bid:
     return bid
 
 
+def _audit_value(value: Any) -> Any:
+    """Comparable, readable form of a bid field for the audit trail."""
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral() else value.normalize()
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, Vendor):
+        return value.name
+    return value
+
+
+def describe_line_item(item: BidLineItem) -> str:
+    """One line item as the audit trail shows it."""
+    per_year = " /yr" if item.recurring else ""
+    return (
+        f"{item.category} · {item.description} · {item.quantity.normalize():f} x "
+        f"{item.unit_price:,.2f}{per_year}"
+    )
+
+
+def _describe_items(items: Iterable[BidLineItem]) -> str:
+    return "\n".join(describe_line_item(li) for li in items)
+
+
+def _audit_line_items(
+    *, bid: Bid, user, target: str, old: str, new: str
+) -> AuditEntry | None:
+    if old == new:
+        return None
+    return _audit(
+        procurement=bid.procurement,
+        bid=bid,
+        actor=user,
+        action=AuditAction.LINE_ITEM,
+        target=target[:200],
+        old=old,
+        new=new,
+    )
+
+
 @transaction.atomic
 def create_bid(
     *,
@@ -275,8 +316,20 @@ def create_bid(
         **{k: v for k, v in values.items() if k in BID_FIELDS},
     )
     _save_bid(bid)
-    _write_line_items(bid, line_items)
+    items = _write_line_items(bid, line_items)
     link_case_studies(bid=bid, case_studies=case_studies)
+    _audit(
+        procurement=procurement,
+        bid=bid,
+        actor=user,
+        action=AuditAction.BID,
+        target="created",
+        old=None,
+        new=f"{vendor.name} · {bid.accelerator} x {bid.gpu_count}",
+    )
+    _audit_line_items(
+        bid=bid, user=user, target="line_items", old="", new=_describe_items(items)
+    )
     return bid
 
 
@@ -284,22 +337,49 @@ def create_bid(
 def update_bid(
     *,
     bid: Bid,
+    user=None,
     vendor: Vendor | None = None,
     line_items: Iterable[dict] | None = None,
     case_studies: Iterable[CaseStudy] | None = None,
     **values,
 ) -> Bid:
+    """Change a bid's fields (and optionally replace its line items); every changed
+    field and the line-item replacement are written to the audit trail."""
+    changes: list[tuple[str, Any, Any]] = []
     if vendor is not None:
         if vendor.organisation_id != bid.procurement.organisation_id:
             raise ServiceError(_("No such vendor."), field="vendor")
+        if vendor.pk != bid.vendor_id:
+            changes.append(("vendor", bid.vendor.name, vendor.name))
         bid.vendor = vendor
     _clean_lists(values)
     for key, value in values.items():
         if key in BID_FIELDS:
+            old = _audit_value(getattr(bid, key))
+            if old != _audit_value(value):
+                changes.append((key, old, _audit_value(value)))
             setattr(bid, key, value)
     _save_bid(bid)
+    for field, old, new in changes:
+        _audit(
+            procurement=bid.procurement,
+            bid=bid,
+            actor=user,
+            action=AuditAction.BID,
+            target=field,
+            old=old,
+            new=new,
+        )
     if line_items is not None:
-        _write_line_items(bid, line_items)
+        before = _describe_items(bid.line_items.all())
+        items = _write_line_items(bid, line_items)
+        _audit_line_items(
+            bid=bid,
+            user=user,
+            target="line_items",
+            old=before,
+            new=_describe_items(items),
+        )
     if case_studies is not None:
         link_case_studies(bid=bid, case_studies=case_studies)
     return bid
@@ -328,10 +408,11 @@ def link_case_studies(*, bid: Bid, case_studies: Iterable[CaseStudy]) -> None:
 
 @transaction.atomic
 def import_line_items(
-    *, bid: Bid, fileobj: BinaryIO, filename: str, replace: bool = True
+    *, bid: Bid, fileobj: BinaryIO, filename: str, replace: bool = True, user=None
 ) -> list[BidLineItem]:
     """Import a line-item sheet, all or nothing (raises LineItemImportError)."""
     rows = parse_line_items(fileobj, filename)
+    before = _describe_items(bid.line_items.all()) if replace else ""
     if replace:
         bid.line_items.all().delete()
         start = 0
@@ -351,7 +432,15 @@ def import_line_items(
     ]
     for item in items:
         item.full_clean(exclude=["bid"])
-    return BidLineItem.objects.bulk_create(items)
+    created = BidLineItem.objects.bulk_create(items)
+    _audit_line_items(
+        bid=bid,
+        user=user,
+        target=f"imported: {filename}",
+        old=before,
+        new=_describe_items(created),
+    )
+    return created
 
 
 def attachment_kind(head: bytes) -> str | None:
@@ -481,7 +570,84 @@ def default_sections() -> list[dict]:
     ]
 
 
+_CODE_RE = re.compile(r"^[-a-zA-Z0-9_]{1,40}$")
+MAX_WEIGHT = Decimal("9999.99")
+
+
+def _clean_weight(value: Any, what: str) -> Decimal:
+    try:
+        weight = Decimal(str(value).strip())
+    except (InvalidOperation, ValueError):
+        weight = Decimal(-1)
+    if not weight.is_finite() or not Decimal(0) <= weight <= MAX_WEIGHT:
+        raise ServiceError(
+            _("The weight of %(what)s must be a number from 0 to 9999.99.")
+            % {"what": what},
+            field="sections",
+        )
+    return weight.quantize(Decimal("0.01"))
+
+
+def clean_sections(sections: list[dict]) -> list[dict]:
+    """The checklist rules, for the API and the browser editor alike: at least one
+    section, unique slug codes, titles and criteria given (at most 200/300
+    characters), weights 0-9999.99 and not all sections weighing zero."""
+    if not sections:
+        raise ServiceError(
+            _("A checklist needs at least one section."), field="sections"
+        )
+    cleaned = []
+    for data in sections:
+        code = str(data.get("code", ""))
+        title = str(data.get("title", "")).strip()
+        if not _CODE_RE.match(code):
+            raise ServiceError(
+                _("Section code %(code)s: use letters, digits, - and _ (at most 40).")
+                % {"code": code},
+                field="sections",
+            )
+        if not title or len(title) > 200:
+            raise ServiceError(
+                _("Every section needs a title of at most 200 characters."),
+                field="sections",
+            )
+        criteria = []
+        for c in data.get("criteria", []):
+            text = str(c.get("text", "")).strip()
+            if not _CODE_RE.match(str(c.get("code", ""))):
+                raise ServiceError(
+                    _("Criterion code %(code)s: use letters, digits, - and _.")
+                    % {"code": c.get("code", "")},
+                    field="sections",
+                )
+            if not text or len(text) > 300:
+                raise ServiceError(
+                    _("Every criterion needs a text of at most 300 characters."),
+                    field="sections",
+                )
+            criteria.append(
+                {
+                    "code": str(c["code"]),
+                    "text": text,
+                    "weight": _clean_weight(c.get("weight", 1), text),
+                }
+            )
+        cleaned.append(
+            {
+                "code": code,
+                "title": title,
+                "weight": _clean_weight(data.get("weight", 10), title),
+                "auto_price": bool(data.get("auto_price", False)),
+                "criteria": criteria,
+            }
+        )
+    if sum(s["weight"] for s in cleaned) <= 0:
+        raise ServiceError(_("Weights must not all be zero."), field="sections")
+    return cleaned
+
+
 def _write_sections(template: ChecklistTemplate, sections: list[dict]) -> None:
+    sections = clean_sections(sections)
     codes = [s["code"] for s in sections]
     if len(codes) != len(set(codes)):
         raise ServiceError(_("Section codes must be unique."), field="sections")
@@ -512,10 +678,20 @@ def _write_sections(template: ChecklistTemplate, sections: list[dict]) -> None:
         )
 
 
+def _clean_template_name(name: str) -> str:
+    name = (name or "").strip()
+    if not name or len(name) > 200:
+        raise ServiceError(
+            _("Give the checklist a name of at most 200 characters."), field="name"
+        )
+    return name
+
+
 @transaction.atomic
 def create_template(
     *, organisation: Organisation, name: str, sections: list[dict] | None = None
 ) -> ChecklistTemplate:
+    name = _clean_template_name(name)
     try:
         with transaction.atomic():
             template = ChecklistTemplate.objects.create(
@@ -536,7 +712,7 @@ def update_template(
     """Rename, and/or replace the sections. Sections with scores keep their rows:
     a replaced template with scores is refused (scores would lose their criteria)."""
     if name is not None:
-        template.name = name
+        template.name = _clean_template_name(name)
         try:
             with transaction.atomic():
                 template.save()
@@ -553,6 +729,51 @@ def update_template(
         template.sections.all().delete()
         _write_sections(template, sections)
     return template
+
+
+def template_locked(*, template: ChecklistTemplate) -> bool:
+    """Scored with already: its sections and criteria can no longer change."""
+    return Score.objects.filter(criterion__section__template=template).exists()
+
+
+def template_sections(template: ChecklistTemplate) -> list[dict]:
+    """The template's sections as `create_template`/`update_template` take them."""
+    return [
+        {
+            "code": s.code,
+            "title": s.title,
+            "weight": s.weight,
+            "auto_price": s.auto_price,
+            "criteria": [
+                {"code": c.code, "text": c.text, "weight": c.weight}
+                for c in s.criteria.all()
+            ],
+        }
+        for s in template.sections.prefetch_related("criteria")
+    ]
+
+
+@transaction.atomic
+def copy_template(
+    *, template: ChecklistTemplate, name: str | None = None
+) -> ChecklistTemplate:
+    """An editable copy (the way to change a checklist bids were scored with)."""
+    if name is None:
+        base = _("Copy of %(name)s") % {"name": template.name}
+        name, n = base[:200], 2
+        taken = set(
+            ChecklistTemplate.objects.filter(
+                organisation_id=template.organisation_id
+            ).values_list("name", flat=True)
+        )
+        while name in taken:
+            name = f"{base[:190]} ({n})"
+            n += 1
+    return create_template(
+        organisation=template.organisation,
+        name=name,
+        sections=template_sections(template),
+    )
 
 
 def delete_template(*, template: ChecklistTemplate) -> None:
@@ -596,7 +817,11 @@ def _audit(
 
 def evaluation_settings_for(*, procurement: Procurement) -> EvaluationSettings:
     """The procurement's evaluation settings, created with the default checklist."""
-    settings_row = EvaluationSettings.objects.filter(procurement=procurement).first()
+    settings_row = (
+        EvaluationSettings.objects.filter(procurement=procurement)
+        .select_related("template")
+        .first()
+    )
     if settings_row is not None and settings_row.template_id is not None:
         return settings_row
     template = create_default_template(organisation=procurement.organisation)
@@ -844,15 +1069,47 @@ def shortlist_check(procurement: Procurement) -> CheckResult:
     )
 
 
-def add_line_item(*, bid: Bid, **values) -> BidLineItem:
+@transaction.atomic
+def add_line_item(*, bid: Bid, user=None, **values) -> BidLineItem:
     item = BidLineItem(bid=bid, position=bid.line_items.count(), **values)
     item.full_clean(exclude=["bid"])
     item.save()
+    _audit_line_items(
+        bid=bid, user=user, target="added", old="", new=describe_line_item(item)
+    )
     return item
 
 
-def delete_line_item(*, item: BidLineItem) -> None:
+@transaction.atomic
+def delete_line_item(*, item: BidLineItem, user=None) -> None:
+    _audit_line_items(
+        bid=item.bid, user=user, target="removed", old=describe_line_item(item), new=""
+    )
     item.delete()
+
+
+def visible_audit(
+    entries: Iterable[AuditEntry], *, hide_prices: bool, blind: bool
+) -> list[AuditEntry]:
+    """The audit entries a user may read: line items (they carry prices) stay sealed
+    until a sealed-envelope evaluator has submitted, vendor names stay hidden under
+    blind grading. The rows are masked in memory, never saved."""
+    hidden = _("hidden")
+    out = []
+    for entry in entries:
+        masked = (hide_prices and entry.action == AuditAction.LINE_ITEM) or (
+            blind
+            and entry.action == AuditAction.BID
+            and entry.target in ("created", "vendor")
+        )
+        if masked:
+            entry.old_value = hidden if entry.old_value else ""
+            entry.new_value = hidden if entry.new_value else ""
+        entry.target_label = entry.target
+        if entry.action == AuditAction.BID and entry.target in BID_FIELDS + ("vendor",):
+            entry.target_label = str(Bid._meta.get_field(entry.target).verbose_name)
+        out.append(entry)
+    return out
 
 
 def visibility_context(procurement, user) -> dict:

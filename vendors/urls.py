@@ -14,6 +14,18 @@ urlpatterns = [
         views.line_item_template,
         name="line-item-template",
     ),
+    path("vendors/checklists/", views.checklist_list, name="checklist-list"),
+    path("vendors/checklists/<int:pk>/", views.checklist_edit, name="checklist-edit"),
+    path(
+        "vendors/checklists/<int:pk>/copy/",
+        views.checklist_copy,
+        name="checklist-copy",
+    ),
+    path(
+        "vendors/checklists/<int:pk>/delete/",
+        views.checklist_delete,
+        name="checklist-delete",
+    ),
     path(f"{P}/bids/", views.bids, name="bids"),
     path(f"{P}/bids/new/", views.bid_form, name="bid-create"),
     path(f"{B}/", views.bid_detail, name="bid-detail"),

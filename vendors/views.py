@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Exists, OuterRef
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -28,10 +29,22 @@ from .forms import (
     LineItemForm,
     UploadForm,
     VendorForm,
+    checklist_rows,
+    parse_checklist_post,
+    stored_sections,
     weights_form_class,
 )
 from .importing import LineItemImportError, build_template_csv, build_template_xlsx
-from .models import Bid, BidAttachment, BidLineItem, ChecklistSection, Vendor
+from .models import (
+    Bid,
+    BidAttachment,
+    BidLineItem,
+    ChecklistSection,
+    ChecklistTemplate,
+    EvaluationSettings,
+    Score,
+    Vendor,
+)
 
 
 def _form_error(form, exc: ServiceError) -> None:
@@ -107,6 +120,106 @@ def vendor_detail(request, pk):
     )
 
 
+# --- checklist templates -----------------------------------------------------------
+
+
+def _org_template(request, pk) -> ChecklistTemplate:
+    return get_object_or_404(
+        ChecklistTemplate.objects.filter(organisation=organisation_of(request.user)),
+        pk=pk,
+    )
+
+
+@login_required
+def checklist_list(request):
+    organisation = organisation_of(request.user)
+    services.create_default_template(organisation=organisation)
+    if request.method == "POST":
+        require(request.user, Capability.EDIT_VENDORS)
+        try:
+            template = services.create_template(
+                organisation=organisation, name=request.POST.get("name", "")
+            )
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Checklist created from the default."))
+            return redirect("vendors:checklist-edit", pk=template.pk)
+    templates = (
+        ChecklistTemplate.objects.filter(organisation=organisation)
+        .annotate(
+            locked=Exists(
+                Score.objects.filter(criterion__section__template=OuterRef("pk"))
+            ),
+            procurement_count=Count("evaluationsettings", distinct=True),
+            section_count=Count("sections", distinct=True),
+        )
+        .order_by("-is_default", "name", "id")
+    )
+    return render(request, "vendors/checklist_list.html", {"templates": templates})
+
+
+@login_required
+def checklist_edit(request, pk):
+    template = _org_template(request, pk)
+    locked = services.template_locked(template=template)
+    error = None
+    name, rows = template.name, None
+    if request.method == "POST":
+        require(request.user, Capability.EDIT_VENDORS)
+        name, rows = parse_checklist_post(request.POST)
+        try:
+            services.update_template(
+                template=template,
+                name=name,
+                sections=None if locked else stored_sections(rows),
+            )
+        except ServiceError as exc:
+            error = exc.message
+        else:
+            messages.success(request, _("Checklist saved."))
+            return redirect("vendors:checklist-edit", pk=pk)
+    return render(
+        request,
+        "vendors/checklist_edit.html",
+        {
+            "template": template,
+            "name": name,
+            "sections": rows if rows is not None else checklist_rows(template),
+            "locked": locked,
+            "editable": can(request.user, Capability.EDIT_VENDORS),
+            "error": error,
+            "used_by": EvaluationSettings.objects.filter(template=template)
+            .select_related("procurement")
+            .order_by("procurement__name"),
+        },
+    )
+
+
+@login_required
+@require_POST
+def checklist_copy(request, pk):
+    template = _org_template(request, pk)
+    require(request.user, Capability.EDIT_VENDORS)
+    copy = services.copy_template(template=template)
+    messages.success(request, _("Copied; this copy is editable."))
+    return redirect("vendors:checklist-edit", pk=copy.pk)
+
+
+@login_required
+@require_POST
+def checklist_delete(request, pk):
+    template = _org_template(request, pk)
+    require(request.user, Capability.EDIT_VENDORS)
+    try:
+        services.delete_template(template=template)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("vendors:checklist-edit", pk=pk)
+    messages.success(request, _("Checklist deleted."))
+    return redirect("vendors:checklist-list")
+
+
 # --- bids tab ----------------------------------------------------------------------
 
 
@@ -116,12 +229,14 @@ def bids(request, pk):
     result = comparison.build_comparison(procurement=procurement, user=request.user)
     row = result.settings
     settings_form = EvaluationSettingsForm(
+        organisation=procurement.organisation,
         initial={
+            "template": row.template_id,
             "blind_grading": row.blind_grading,
             "sealed_envelope": row.sealed_envelope,
             "technical_threshold": row.technical_threshold,
             "scoring_closed": row.scoring_closed,
-        }
+        },
     )
     return render_procurement(
         request,
@@ -159,7 +274,7 @@ def bid_form(request, pk, bid_pk=None):
                 )
             else:
                 bid.refresh_from_db()
-                services.update_bid(bid=bid, **values)
+                services.update_bid(bid=bid, user=request.user, **values)
         except ServiceError as exc:
             _form_error(form, exc)
         else:
@@ -199,7 +314,11 @@ def bid_detail(request, pk, bid_pk):
             "my_scores": my_scores,
             "line_form": LineItemForm(),
             "upload_form": UploadForm(),
-            "audit": bid.audit.select_related("actor")[:100],
+            "audit": services.visible_audit(
+                bid.audit.select_related("actor")[:100],
+                hide_prices=visibility["hide_prices"],
+                blind=result.blind,
+            ),
             "attachments": bid.attachments.all(),
             "case_studies": bid.case_studies.all(),
         },
@@ -227,7 +346,7 @@ def line_item_add(request, pk, bid_pk):
     bid = _bid(procurement, bid_pk)
     form = LineItemForm(request.POST)
     if form.is_valid():
-        services.add_line_item(bid=bid, **form.cleaned_data)
+        services.add_line_item(bid=bid, user=request.user, **form.cleaned_data)
         messages.success(request, _("Line item added."))
     else:
         messages.error(
@@ -247,7 +366,9 @@ def line_item_add(request, pk, bid_pk):
 def line_item_delete(request, pk, bid_pk, item_pk):
     procurement = access_procurement(request.user, pk, Capability.EDIT_VENDORS)
     bid = _bid(procurement, bid_pk)
-    services.delete_line_item(item=get_object_or_404(BidLineItem, bid=bid, pk=item_pk))
+    services.delete_line_item(
+        item=get_object_or_404(BidLineItem, bid=bid, pk=item_pk), user=request.user
+    )
     return redirect("vendors:bid-detail", pk=pk, bid_pk=bid_pk)
 
 
@@ -263,7 +384,7 @@ def line_item_import(request, pk, bid_pk):
         upload = form.cleaned_data["file"]
         try:
             items = services.import_line_items(
-                bid=bid, fileobj=upload, filename=upload.name
+                bid=bid, fileobj=upload, filename=upload.name, user=request.user
             )
         except LineItemImportError as exc:
             for error in exc.errors[:50]:
@@ -384,11 +505,11 @@ def evaluation_settings(request, pk):
     procurement = access_procurement(request.user, pk)
     if not can(request.user, Capability.DECIDE):
         require(request.user, Capability.EDIT_VENDORS)
-    form = EvaluationSettingsForm(request.POST)
+    form = EvaluationSettingsForm(request.POST, organisation=procurement.organisation)
     if form.is_valid():
         try:
             services.update_evaluation_settings(
-                procurement=procurement, user=request.user, **form.cleaned_data
+                procurement=procurement, user=request.user, **form.service_values()
             )
         except ServiceError as exc:
             messages.error(request, exc.message)

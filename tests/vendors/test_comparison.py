@@ -75,14 +75,15 @@ def test_gpu_only_quote_gets_hidden_costs_filled_in(api_for, buyer, org, procure
     gpu_only = entries(api_for(buyer), procurement)["GPU Box Ltd"]
     # 8 x 1,900,000 = 15,200,000 of GPU servers and nothing else.
     assert gpu_only["quoted_total"] == "15200000.00"
-    # network = 15.2M x 0.19/0.81; storage 5 %; facility 8 %; installation 2 % of
-    # hardware (15.2M + network + storage); support 10 %/yr of hardware after the
-    # 3-year warranty = years 4 and 5.
+    # network = 15.2M x 0.19/0.81; storage 5 % of GPU servers; facility 10 USD/W x
+    # 81.6 kW x 7.2 CNY/USD x 5/12 years = 816,000 x 7.2 x 5/12 = 2,448,000;
+    # installation 2 % of hardware (15.2M + network + storage); support 10 %/yr of
+    # hardware after the 3-year warranty = years 4 and 5.
     hardware = Decimal("15200000") + Decimal("3565432.0988") + Decimal("760000")
     assert gpu_only["hidden_costs"] == [
         {"category": "network", "amount": "3565432.10"},
         {"category": "storage", "amount": "760000.00"},
-        {"category": "power_cooling", "amount": "1216000.00"},
+        {"category": "power_cooling", "amount": "2448000.00"},
         {"category": "installation", "amount": "390508.64"},
         {
             "category": "support",

@@ -51,7 +51,7 @@ def test_audit_trail_records_every_score_change(org, procurement, it_lead):
     )
     services.record_score(bid=bid, criterion=criterion, evaluator=it_lead, points=3)
     services.record_score(bid=bid, criterion=criterion, evaluator=it_lead, points=5)
-    entries = list(AuditEntry.objects.filter(bid=bid).order_by("id"))
+    entries = list(AuditEntry.objects.filter(bid=bid, action="score").order_by("id"))
     assert [
         (e.action, e.target, e.old_value, e.new_value, e.actor) for e in entries
     ] == [
