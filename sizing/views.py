@@ -4,43 +4,16 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clusterbuy.access import Capability, access_procurement, can, require
 from clusterbuy.views import render_procurement
 
+from . import messages as engine_texts
 from . import services
 from .engine import SizingInputError
 from .forms import QuickForm, RequirementForm, WorkloadForm
 from .models import Accelerator, SizingPlan, Workload
-
-# Short, translated titles for the engine's bottleneck codes (its messages are English).
-BOTTLENECK_TITLES = {
-    "accelerator_not_available_in_region": gettext_lazy("Not available in the region"),
-    "accelerator_availability_conditional": gettext_lazy("Availability conditional"),
-    "memory_exceeds_capacity": gettext_lazy("Does not fit in GPU memory"),
-    "memory_headroom_low": gettext_lazy("Little memory headroom"),
-    "network_below_need": gettext_lazy("Network below the traffic need"),
-    "tensor_parallel_over_pcie": gettext_lazy("Tensor parallelism over PCIe"),
-    "gpu_count_set_by_memory": gettext_lazy("GPU count set by memory"),
-    "target_days_missed": gettext_lazy("Target duration missed"),
-    "fp8_peak_rarely_reached": gettext_lazy("FP8 peak rarely reached"),
-    "storage_below_checkpoint_need": gettext_lazy("Storage too slow for checkpoints"),
-    "latency_target_unmet": gettext_lazy("Latency target not met"),
-    "throughput_below_target": gettext_lazy("Throughput below target"),
-    "rack_power_above_site_limit": gettext_lazy("Rack power above the site limit"),
-    "liquid_cooling_required": gettext_lazy("Liquid cooling required"),
-    "software_stack_risk": gettext_lazy("Software stack risk"),
-    "estimated_specifications": gettext_lazy("Estimated specifications"),
-    "over_budget": gettext_lazy("Over budget"),
-}
-
-
-def _titled(bottlenecks: list[dict]) -> list[dict]:
-    return [
-        {**b, "title": BOTTLENECK_TITLES.get(b["code"], b["code"])} for b in bottlenecks
-    ]
 
 
 def _add_engine_error(form, exc: SizingInputError) -> None:
@@ -55,9 +28,12 @@ def _preview(result: dict) -> dict:
         "accelerator": result["accelerator"],
         "gpu_count": result["gpu_count"],
         "nodes": result.get("nodes"),
+        "cooling": engine_texts.cooling_label(
+            result.get("power", {}).get("cooling", "")
+        ),
         "workloads": [
             {
-                "kind": w["kind"],
+                "kind": engine_texts.kind_label(w["kind"]),
                 "gpu_count": w["gpu_count"],
                 "per_gpu_gb": w["memory"]["per_gpu_gb"],
                 "capacity_gb": w["memory"]["capacity_gb"],
@@ -71,7 +47,7 @@ def _preview(result: dict) -> dict:
             for w in workloads
         ],
         "power": result.get("power", {}),
-        "bottlenecks": _titled(result.get("bottlenecks", [])),
+        "bottlenecks": engine_texts.describe_bottlenecks(result.get("bottlenecks", [])),
     }
 
 
@@ -273,14 +249,37 @@ def plan(request, pk):
         context.update(
             result=result,
             accelerator=Accelerator.objects.filter(key=result["accelerator"]).first(),
-            bottlenecks=_titled(result.get("bottlenecks", [])),
-            workloads=list(
-                zip(
+            bottlenecks=engine_texts.describe_bottlenecks(
+                result.get("bottlenecks", [])
+            ),
+            combination_rule=engine_texts.combination_rule(
+                result.get("combination_rule", "")
+            ),
+            alternatives=[
+                {
+                    **a,
+                    "cooling": engine_texts.cooling_label(a.get("cooling", "")),
+                    "warnings": engine_texts.warning_titles(a.get("warnings", [])),
+                }
+                for a in current.alternatives or []
+            ],
+            workloads=[
+                (
+                    workload,
+                    {
+                        **w,
+                        "kind_label": engine_texts.kind_label(w["kind"]),
+                        "risks": engine_texts.risk_labels(
+                            w.get("compatibility", {}).get("risks", [])
+                        ),
+                    },
+                )
+                for workload, w in zip(
                     current.inputs.get("workloads", []),
                     result["workloads"],
                     strict=False,
                 )
-            ),
+            ],
             summary=services.plan_summary(procurement=procurement)
             if current == history.first()
             else None,

@@ -1,7 +1,8 @@
 """The scenario form: every engine input, blank meaning "use the default".
 
-Each field's placeholder is the default value and its help text the default's reason,
-so the user sees what a blank field means. The engine validates; its TcoInputError is
+Each field's placeholder is the default value and its help text the default's reason
+(the engine's Chinese text on a Chinese page), so the user sees what a blank field
+means. The engine validates; its TcoInputError is
 put back on the field it names (``capex.<i>.<field>`` on the capex row).
 """
 
@@ -10,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from .engine import CAPEX_CATEGORIES, DEFAULTS, TcoInputError
+from .engine import CAPEX_CATEGORIES, DEFAULTS, TcoInputError, default_reason
 from .models import TcoScenario
 from .report import CAPEX_LABELS, INPUT_LABELS, PERCENT_INPUTS
 
@@ -81,13 +83,13 @@ class ScenarioForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        lang = get_language() or "en"
         for name in SCALAR_INPUTS:
             label = INPUT_LABELS[name]
-            default = DEFAULTS[name]
             attrs = {"placeholder": _default_text(name), "data-input": name}
             help_text = _("Default %(value)s: %(reason)s") % {
                 "value": _default_text(name),
-                "reason": default.reason,
+                "reason": default_reason(name, lang),
             }
             if name in CHOICE_INPUTS:
                 field = forms.ChoiceField(
@@ -114,16 +116,26 @@ class ScenarioForm(forms.Form):
         return [(title, [self[name] for name in names]) for title, names in SECTIONS]
 
 
+#: Capex cells fill their column, so the three-column table fits its fieldset.
+_CELL = {"style": "width:100%;box-sizing:border-box"}
+
+
 class CapexLineForm(forms.Form):
     category = forms.ChoiceField(
         label=_("Category"),
         choices=[("", "—")] + [(c, CAPEX_LABELS[c]) for c in CAPEX_CATEGORIES],
         required=False,
+        widget=forms.Select(attrs=_CELL),
     )
     description = forms.CharField(
-        label=_("Description"), required=False, max_length=200
+        label=_("Description"),
+        required=False,
+        max_length=200,
+        widget=forms.TextInput(attrs=_CELL),
     )
-    amount = forms.FloatField(label=_("Amount"), required=False)
+    amount = forms.FloatField(
+        label=_("Amount"), required=False, widget=forms.NumberInput(attrs=_CELL)
+    )
 
     def clean(self):
         data = super().clean()
@@ -172,6 +184,33 @@ def inputs_from_forms(form: ScenarioForm, formset) -> dict:
                     "amount": row["amount"],
                 }
             )
+    if lines:
+        inputs["capex"] = lines
+    return inputs
+
+
+def inputs_shown(form: ScenarioForm, formset) -> dict | None:
+    """Engine inputs of the forms as displayed: their initial values when unbound (a
+    page load), the posted values when valid; ``None`` when the posted forms are
+    invalid (the page already shows the errors)."""
+    if form.is_bound:
+        if form.is_valid() and formset.is_valid():
+            return inputs_from_forms(form, formset)
+        return None
+    inputs = {
+        name: form.initial[name]
+        for name in SCALAR_INPUTS
+        if form.initial.get(name) not in (None, "")
+    }
+    lines = [
+        {
+            "category": row["category"],
+            "description": row.get("description") or "",
+            "amount": row["amount"],
+        }
+        for row in formset.initial or []
+        if row.get("category") and row.get("amount") is not None
+    ]
     if lines:
         inputs["capex"] = lines
     return inputs

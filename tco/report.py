@@ -23,7 +23,15 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .engine import CLOUD_OPTIONS, COST_CATEGORIES, DEFAULTS
+from .engine import (
+    CLOUD_OPTIONS,
+    CONVENTIONS,
+    COST_CATEGORIES,
+    DEFAULTS,
+    conventions,
+    default_reason,
+    default_source,
+)
 from .engine import charts as engine_charts
 from .models import TcoRun
 
@@ -178,6 +186,12 @@ def _data_uri(svg: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
 
 
+def _conventions(analysis: dict, lang: str) -> list[str]:
+    """The run's conventions in ``lang``; a run of another engine keeps its own text."""
+    stored = analysis["conventions"]
+    return conventions(lang) if stored == CONVENTIONS else stored
+
+
 def report_context(*, run: TcoRun, analysis: dict, lang: str) -> dict:
     """Everything both the results page and the PDF display, formatted."""
     from .services import sizing_plan
@@ -191,15 +205,15 @@ def report_context(*, run: TcoRun, analysis: dict, lang: str) -> dict:
     for name, label in INPUT_LABELS.items():
         if name == "capex":
             continue
-        default = DEFAULTS.get(name)
+        known = name in DEFAULTS
         assumptions.append(
             {
                 "name": name,
                 "label": label,
                 "value": format_input(name, inputs[name]),
                 "is_default": name not in user_fields,
-                "reason": default.reason if default else "",
-                "source": default.source if default else "",
+                "reason": default_reason(name, lang) if known else "",
+                "source": default_source(name, lang) if known else "",
             }
         )
     capex_lines = [
@@ -318,7 +332,7 @@ def report_context(*, run: TcoRun, analysis: dict, lang: str) -> dict:
         "hidden_warnings": sum(1 for h in hidden if h["status"] == "warning"),
         "sensitivity": sensitivity,
         "sizing": sizing,
-        "conventions": analysis["conventions"],
+        "conventions": _conventions(analysis, lang),
         "engine_version": analysis["engine_version"],
     }
 

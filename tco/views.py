@@ -79,6 +79,8 @@ def tco_tab(request, pk):
         "scenarios": scenarios,
         "runs": TcoRun.objects.for_procurement(procurement).with_related()[:20],
         "plan": services.sizing_plan(procurement=procurement),
+        # The live estimate of the values as they stand, before the user types.
+        "preview": _estimate_context(forms.inputs_shown(form, formset)),
     }
     return render_procurement(
         request, procurement, "tco/tab.html", context, active="tco"
@@ -102,24 +104,35 @@ def tco_preview(request, pk):
             for name, errors in row_errors.items():
                 context["errors"].extend(f"#{i + 1} {name}: {e}" for e in errors)
     if not context["errors"]:
-        try:
-            context["estimate"] = services.estimate(
-                inputs=forms.inputs_from_forms(form, formset)
-            )
-        except TcoInputError as exc:
-            label = report.INPUT_LABELS.get(exc.field.split(".")[0], exc.field)
-            context["errors"].append(f"{label}: {exc.message}")
-    if context["estimate"]:
-        result = context["estimate"]["result"]
-        context["options"] = _preview_options(result)
-        context["figures"] = {
-            key: report.money(result[key])
-            for key in ("total_cost", "npv_cost", "capex_total")
-        }
-        context["figures"]["per_gpu_hour"] = report.money(
-            result["cost_per_gpu_hour"], 2
-        )
+        context = _estimate_context(forms.inputs_from_forms(form, formset))
     return render(request, "tco/_preview.html", context)
+
+
+def _estimate_context(inputs: dict | None) -> dict:
+    """What tco/_preview.html shows for ``inputs``: the figures, or the engine's error."""
+    context: dict = {"errors": [], "estimate": None}
+    if inputs is None:
+        return context
+    try:
+        estimate = services.estimate(inputs=inputs)
+    except TcoInputError as exc:
+        label = report.INPUT_LABELS.get(exc.field.split(".")[0], exc.field)
+        context["errors"].append(f"{label}: {exc.message}")
+        return context
+    result = estimate["result"]
+    context["estimate"] = estimate
+    context["options"] = _preview_options(result)
+    context["figures"] = {
+        key: report.money(result[key])
+        for key in ("total_cost", "npv_cost", "capex_total")
+    }
+    context["figures"]["per_gpu_hour"] = report.money(result["cost_per_gpu_hour"], 2)
+    context["hidden_warnings"] = [
+        report.HIDDEN_COST_LABELS.get(row["category"], (row["label"], ""))[0]
+        for row in estimate["hidden_costs"]
+        if row["status"] == "warning"
+    ]
+    return context
 
 
 def _preview_options(result: dict) -> list[dict]:

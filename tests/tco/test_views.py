@@ -33,7 +33,7 @@ def test_tab_shows_the_form_with_defaults_and_reasons(client_for, viewer, procur
     assert response.status_code == 200
     html = response.content.decode()
     assert 'placeholder="1.3"' in html  # PUE default
-    assert "PUE &lt;= 1.3" in html  # its reason as help text
+    assert "PUE 不高于 1.3" in html  # its reason as help text (zh-hans page)
     assert f'hx-post="/procurements/{procurement.pk}/tco/preview/"' in html
     assert 'name="action" value="run"' not in html  # viewers cannot run
 

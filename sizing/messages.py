@@ -1,0 +1,229 @@
+"""The sizing engine's texts in the user's language (the engine writes English).
+
+A ``Bottleneck`` carries a stable ``code`` and the numbers behind it (``value``,
+``limit``, ``unit``): the pages show a translated title and sentence per code, filled
+with those numbers (see ``sizing/engine/estimate.py::_bottlenecks`` for what value and
+limit mean for each code). A code this module does not know (a newer engine) keeps the
+engine's own English message. The same goes for the other engine words a page shows:
+the plan's combination rule, cooling, workload kinds and explanation quantities.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from .models import Availability, WorkloadKind
+
+#: Short titles (badges) of the engine's bottleneck codes.
+BOTTLENECK_TITLES: dict[str, Any] = {
+    "accelerator_not_available_in_region": _("Not available in the region"),
+    "accelerator_availability_conditional": _("Availability conditional"),
+    "memory_exceeds_capacity": _("Does not fit in GPU memory"),
+    "memory_headroom_low": _("Little memory headroom"),
+    "network_below_need": _("Network below the traffic need"),
+    "tensor_parallel_over_pcie": _("Tensor parallelism over PCIe"),
+    "gpu_count_set_by_memory": _("GPU count set by memory"),
+    "target_days_missed": _("Target duration missed"),
+    "fp8_peak_rarely_reached": _("FP8 peak rarely reached"),
+    "storage_below_checkpoint_need": _("Storage too slow for checkpoints"),
+    "latency_target_unmet": _("Latency target not met"),
+    "throughput_below_target": _("Throughput below target"),
+    "rack_power_above_site_limit": _("Rack power above the site limit"),
+    "liquid_cooling_required": _("Liquid cooling required"),
+    "software_stack_risk": _("Software stack risk"),
+    "estimated_specifications": _("Estimated specifications"),
+    "over_budget": _("Over budget"),
+}
+
+#: One sentence per code; %(value)s and %(limit)s are the bottleneck's figures,
+#: formatted for their unit.
+BOTTLENECK_MESSAGES: dict[str, Any] = {
+    "accelerator_not_available_in_region": _(
+        "This accelerator cannot be bought in the chosen region (export controls or "
+        "sales restrictions); see the availability note in the hardware catalogue."
+    ),
+    "accelerator_availability_conditional": _(
+        "This accelerator is only conditionally available in the chosen region "
+        "(licences, volume caps or customs approval); confirm delivery with the "
+        "vendor and see the availability note in the hardware catalogue."
+    ),
+    "memory_exceeds_capacity": _(
+        "The job needs %(value)s GB per GPU but the GPU has %(limit)s GB: it does not "
+        "fit with any parallel layout searched."
+    ),
+    "memory_headroom_low": _(
+        "%(value)s GB per GPU is above %(limit)s GB (90 %% of the GPU memory): less "
+        "than 10 %% of the memory is left free."
+    ),
+    "network_below_need": _(
+        "Gradient traffic needs %(value)s Gbit/s per GPU but the platform's NICs give "
+        "%(limit)s Gbit/s per GPU: communication will not hide behind compute."
+    ),
+    "tensor_parallel_over_pcie": _(
+        "Tensor parallel degree %(value)s exceeds the scale-up domain of %(limit)s "
+        "GPUs: tensor-parallel traffic crosses PCIe."
+    ),
+    "gpu_count_set_by_memory": _(
+        "%(value)s GPUs are needed to fit the job in memory, more than the time "
+        "target alone needs."
+    ),
+    "target_days_missed": _(
+        "With the GPU count given, training takes %(value)s days, longer than the "
+        "target of %(limit)s days."
+    ),
+    "fp8_peak_rarely_reached": _(
+        "FP8 training reaches about 55 %% of its BF16 MFU against the FP8 peak "
+        "(DeepSeek-V3: about 21 %% of the H800 FP8 peak); this estimate uses an MFU "
+        "of %(value)s."
+    ),
+    "storage_below_checkpoint_need": _(
+        "The fastest parallel file system tier writes %(value)s GB/s, below the "
+        "%(limit)s GB/s needed to write a checkpoint within the stall budget."
+    ),
+    "latency_target_unmet": _(
+        "Even one request per replica misses the latency target: TPOT %(value)s ms "
+        "against a target of %(limit)s ms."
+    ),
+    "throughput_below_target": _(
+        "The GPU count given serves %(value)s requests/s, below the target load of "
+        "%(limit)s requests/s."
+    ),
+    "rack_power_above_site_limit": _(
+        "One node draws %(value)s kW, more than the site's rack power limit of "
+        "%(limit)s kW."
+    ),
+    "liquid_cooling_required": _(
+        "Racks draw %(value)s kW (air cooling removes at most %(limit)s kW) or the "
+        "platform is liquid-cooled, and the site has no liquid cooling."
+    ),
+    "software_stack_risk": _(
+        "The %(value)s software stack is not CUDA: CUDA-only kernels and extensions "
+        "must be ported and framework support checked."
+    ),
+    "estimated_specifications": _(
+        "There is no vendor datasheet for this accelerator: its figures are estimates."
+    ),
+    "over_budget": _(
+        "GPU capex plus energy comes to %(value)s USD, above the budget of %(limit)s "
+        "USD."
+    ),
+}
+
+#: Decimals shown per unit of a bottleneck's figures.
+_DIGITS = {
+    "GB": 1,
+    "Gbit/s": 1,
+    "GPUs": 0,
+    "days": 1,
+    "share": 2,
+    "GB/s": 1,
+    "ms": 1,
+    "requests/s": 1,
+    "kW": 1,
+    "USD": 0,
+}
+#: Units as the value/limit columns show them.
+UNIT_LABELS: dict[str, Any] = {
+    "GPUs": _("GPUs"),
+    "days": _("days"),
+    "requests/s": _("requests/s"),
+    "share": "",
+}
+#: Words the engine puts in value/limit (availability status, software ecosystem).
+_STATUS_LABELS = {choice.value: choice.label for choice in Availability}
+_ECOSYSTEMS = {"cuda": "CUDA", "rocm": "ROCm", "cann": "CANN", "synapseai": "SynapseAI"}
+
+
+def _figure(value: Any, unit: str) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int | float):
+        digits = _DIGITS.get(unit, 1)
+        if digits == 0 or float(value).is_integer():
+            return f"{value:,.0f}"
+        return f"{value:,.{digits}f}"
+    text = str(value)
+    return str(_STATUS_LABELS.get(text) or _ECOSYSTEMS.get(text.lower()) or text)
+
+
+def describe_bottleneck(bottleneck: dict) -> dict:
+    """The bottleneck with ``title``, ``text`` (the sentence) and ``value_text`` /
+    ``limit_text`` (figure and unit) in the active language."""
+    code = bottleneck.get("code", "")
+    unit = bottleneck.get("unit") or ""
+    value = _figure(bottleneck.get("value"), unit)
+    limit = _figure(bottleneck.get("limit"), unit)
+    template = BOTTLENECK_MESSAGES.get(code)
+    text = (
+        str(template) % {"value": value, "limit": limit}
+        if template is not None
+        else bottleneck.get("message", "")
+    )
+    unit_text = str(UNIT_LABELS.get(unit, unit))
+
+    def shown(figure: str) -> str:
+        return f"{figure} {unit_text}".strip() if figure else ""
+
+    return {
+        **bottleneck,
+        "title": BOTTLENECK_TITLES.get(code, code),
+        "text": text,
+        "value_text": shown(value),
+        "limit_text": shown(limit),
+    }
+
+
+def describe_bottlenecks(bottlenecks: list[dict]) -> list[dict]:
+    return [describe_bottleneck(b) for b in bottlenecks]
+
+
+def warning_titles(codes: list[str]) -> list[str]:
+    """Bottleneck codes (an alternative's warnings) as their translated titles."""
+    return [str(BOTTLENECK_TITLES.get(code, code)) for code in codes]
+
+
+COMBINATION_RULES: dict[str, Any] = {
+    "time-shared: GPUs = max over workloads": _(
+        "time-shared: GPUs = the largest workload's count"
+    ),
+    "partitioned: GPUs = sum over workloads": _(
+        "partitioned: GPUs = sum over the workloads"
+    ),
+}
+COOLING_LABELS: dict[str, Any] = {
+    "air": _("air cooling"),
+    "liquid": _("liquid cooling"),
+}
+_KIND_LABELS = {choice.value: choice.label for choice in WorkloadKind}
+
+
+#: The engine's compatibility risks (``_compatibility`` in estimate.py).
+RISK_LABELS: dict[str, Any] = {
+    "CUDA-only kernels and extensions must be ported": _(
+        "CUDA-only kernels and extensions must be ported"
+    ),
+    "consumer GPU: licence terms and no NVLink": _(
+        "consumer GPU: licence terms and no NVLink"
+    ),
+    "no FP8 support": _("no FP8 support"),
+}
+
+
+def risk_labels(risks: list[str]) -> list[str]:
+    return [str(RISK_LABELS.get(risk, risk)) for risk in risks]
+
+
+def combination_rule(rule: str) -> str:
+    return str(COMBINATION_RULES.get(rule, rule))
+
+
+def cooling_label(cooling: str) -> str:
+    return str(COOLING_LABELS.get(cooling, cooling))
+
+
+def kind_label(kind: str) -> str:
+    return str(_KIND_LABELS.get(kind, kind))

@@ -1,0 +1,146 @@
+"""The TCO pages and PDF in Chinese: the engine's English texts are replaced."""
+
+import html as html_lib
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+from tco import services
+from tco.engine import CONVENTIONS, CONVENTIONS_ZH, DEFAULTS, REASONS_ZH
+from tco.report import render_report_html
+
+
+@pytest.fixture
+def done_run(scenario, it_lead, fake_pdf, few_draws):
+    def make(lang):
+        run = services.request_tco_run(
+            scenario=scenario, user=it_lead, lang=lang, enqueue=False
+        )
+        return services.execute_tco_run(run_id=run.pk)
+
+    return make
+
+
+def _english(client):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+def _text(response) -> str:
+    return html_lib.unescape(response.content.decode())
+
+
+def test_chinese_form_explains_every_default_in_chinese(
+    client_for, it_lead, procurement
+):
+    page = _text(client_for(it_lead).get(reverse("tco:tab", args=[procurement.pk])))
+
+    assert "默认值 5：" in page or "默认值 5:" in page
+    for name, default in DEFAULTS.items():
+        if name == "capex":
+            continue
+        assert REASONS_ZH[name] in page, name
+        assert default.reason not in page, name
+
+
+def test_english_form_keeps_the_english_reasons(client_for, it_lead, procurement):
+    client = _english(client_for(it_lead))
+    page = _text(client.get(reverse("tco:tab", args=[procurement.pk])))
+
+    assert DEFAULTS["pue"].reason in page
+    assert REASONS_ZH["pue"] not in page
+
+
+def test_chinese_pdf_html_has_chinese_reasons_sources_and_conventions(done_run):
+    run = done_run("zh-hans")
+    page = html_lib.unescape(render_report_html(run=run, analysis=run.result))
+
+    # hand_inputs give every scalar input, so only defaults nobody gave are listed
+    # as defaults; the reasons of those shown are Chinese, the English ones absent.
+    for name, default in DEFAULTS.items():
+        assert default.reason not in page, name
+    for english, chinese in zip(CONVENTIONS, CONVENTIONS_ZH, strict=True):
+        assert chinese in page
+        assert english not in page
+
+
+def test_chinese_results_page_shows_chinese_default_reasons(
+    client_for, manager, procurement, scenario, it_lead, fake_pdf, few_draws
+):
+    inputs = {"gpu_count": 8, "pue": 1.2}
+    partial = services.save_scenario(
+        procurement=procurement, user=it_lead, name="Partial", inputs=inputs
+    )
+    run = services.request_tco_run(
+        scenario=partial, user=it_lead, lang="zh-hans", enqueue=False
+    )
+    run = services.execute_tco_run(run_id=run.pk)
+
+    page = _text(
+        client_for(manager).get(reverse("tco:run", args=[procurement.pk, run.pk]))
+    )
+    assert REASONS_ZH["electricity_price_per_kwh"] in page  # a default
+    assert REASONS_ZH["pue"] not in page  # the user gave it
+    assert DEFAULTS["electricity_price_per_kwh"].reason not in page
+    assert CONVENTIONS_ZH[0] in page and CONVENTIONS[0] not in page
+    html = render_report_html(run=run, analysis=run.result)
+    assert REASONS_ZH["staff_cost_per_fte_year"] in html_lib.unescape(html)
+
+
+def test_english_pdf_html_keeps_the_english_texts(done_run):
+    run = done_run("en")
+    page = html_lib.unescape(render_report_html(run=run, analysis=run.result))
+
+    assert CONVENTIONS[0] in page
+    assert CONVENTIONS_ZH[0] not in page
+
+
+def test_tab_renders_the_live_estimate_on_page_load(
+    client_for, it_lead, procurement, scenario
+):
+    response = client_for(it_lead).get(
+        reverse("tco:tab", args=[procurement.pk]) + f"?scenario={scenario.pk}"
+    )
+    page = response.content.decode()
+    total = services.estimate(inputs=scenario.inputs)["result"]["total_cost"]
+
+    assert 'id="preview-total"' in page
+    assert f"{total:,.0f} CNY" in page  # 1,595,180: hand-computed in test_api.py
+    assert f"{total:,.0f}" == "1,595,180"
+
+
+def test_runs_table_names_the_language_instead_of_its_code(
+    client_for, it_lead, procurement, done_run
+):
+    done_run("zh-hans")
+    done_run("en")
+    page = client_for(it_lead).get(reverse("tco:tab", args=[procurement.pk]))
+    text = page.content.decode()
+
+    assert "<td>简体中文</td>" in text and "<td>English</td>" in text
+    assert "<td>zh-hans</td>" not in text and "<td>en</td>" not in text
+
+
+def test_capex_inputs_fill_their_column(client_for, it_lead, procurement):
+    text = client_for(it_lead).get(reverse("tco:tab", args=[procurement.pk]))
+    page = text.content.decode()
+
+    assert 'class="table capex-rows" style="table-layout:fixed"' in page
+    assert 'name="capex-0-amount" style="width:100%;box-sizing:border-box"' in page
+
+
+def test_preview_names_missing_costs_in_chinese(client_for, it_lead, procurement):
+    response = client_for(it_lead).post(
+        reverse("tco:preview", args=[procurement.pk]),
+        {
+            "capex-TOTAL_FORMS": "1",
+            "capex-INITIAL_FORMS": "0",
+            "capex-0-category": "gpu_servers",
+            "capex-0-amount": "1000000",
+        },
+    )
+    page = response.content.decode()
+
+    assert "Installation and commissioning" not in page
+    assert "⚠ 安装与调试" in page
