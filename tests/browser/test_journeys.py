@@ -710,9 +710,21 @@ def data_strings(msgids: set[str]) -> tuple[list[str], list[str]]:
 
 
 def _strip(text: str, values: list[str]) -> str:
-    for value in values:  # longest first, so a name inside a description goes too
-        text = text.replace(value, " ")
-    return text
+    """``text`` without ``values`` (longest first), each only as whole words."""
+    if not values:
+        return text
+    key = tuple(values)
+    if key not in _STRIPPERS:
+        alternatives = []
+        for value in values:
+            left = r"(?<![A-Za-z0-9_])" if re.match(r"\w", value) else ""
+            right = r"(?![A-Za-z0-9_])" if re.search(r"\w$", value) else ""
+            alternatives.append(left + re.escape(value) + right)
+        _STRIPPERS[key] = re.compile("|".join(alternatives))
+    return _STRIPPERS[key].sub(" ", text)
+
+
+_STRIPPERS: dict[tuple, re.Pattern] = {}
 
 
 def untranslated_on(page: Page, patterns, *skip: list[str]) -> dict[str, str]:
