@@ -13,6 +13,7 @@ Source: ClusterBuy buyer's guide (issue 5 checklist), 2025.
 from django.utils.translation import gettext_noop as _
 
 SOURCE = "ClusterBuy buyer's guide (issue 5), 2025"
+TEMPLATE_NAME = _("Buyer's guide checklist")
 
 # (code, title, weight, auto_price, [(criterion code, text, weight)])
 SECTIONS = [
@@ -118,6 +119,17 @@ def criterion_text(code: str, text: str) -> str:
     if DEFAULT_CRITERION_TEXTS.get(code) == text:
         return gettext(text)
     return text
+
+
+def template_name(name: str) -> str:
+    """The default checklist's name translated; any other name as typed."""
+    from django.utils.translation import gettext
+
+    return gettext(name) if name == TEMPLATE_NAME else name
+
+
+def stored_template_name(shown: str) -> str:
+    return TEMPLATE_NAME if shown.strip() == template_name(TEMPLATE_NAME) else shown
 
 
 def stored_section_title(code: str, shown: str) -> str:

@@ -88,11 +88,11 @@ FILL_IN_SOURCES: dict[str, str] = {
         "GPU servers priced from the sizing plan: GPU price x GPU count."
     ),
     "network": gettext_noop(
-        "Interconnect is ~19 % of total cluster cost: network = GPU servers x "
+        "Interconnect is about 19 per cent of total cluster cost: network = GPU servers x "
         "0.19 / 0.81 (Epoch AI, CLUSTER_INTERCONNECT_COST_FRACTION, 2024)."
     ),
     "storage": gettext_noop(
-        "Shared high-throughput storage for data and checkpoints: 5 % of GPU-server "
+        "Shared high-throughput storage for data and checkpoints: 5 per cent of GPU-server "
         "capex. ClusterBuy assumption (no published share found), indicative."
     ),
     "power_cooling": gettext_noop(
@@ -102,12 +102,12 @@ FILL_IN_SOURCES: dict[str, str] = {
         "2024); on-premises sites only."
     ),
     "installation": gettext_noop(
-        "Racking, cabling, burn-in and acceptance: 2 % of hardware capex (GPU "
+        "Racking, cabling, burn-in and acceptance: 2 per cent of hardware capex (GPU "
         "servers + network + storage). ClusterBuy assumption, indicative."
     ),
     "support": gettext_noop(
-        "Support after the warranty: 10 % of hardware capex a year (contracts cost "
-        "8-15 %/yr, Sesterce GPU TCO calculator, 2025), for the years after the "
+        "Support after the warranty: 10 per cent of hardware capex a year (contracts cost "
+        "8-15 per cent a year, Sesterce GPU TCO calculator, 2025), for the years after the "
         "bid's warranty (3 years when not stated)."
     ),
 }

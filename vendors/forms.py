@@ -158,6 +158,7 @@ class EvaluationSettingsForm(forms.Form):
         self.fields["template"].queryset = ChecklistTemplate.objects.filter(
             organisation=organisation
         )
+        self.fields["template"].label_from_instance = lambda t: t.display_name
 
     def service_values(self) -> dict:
         values = dict(self.cleaned_data)
@@ -283,6 +284,10 @@ def parse_checklist_post(post) -> tuple[str, list[dict]]:
             }
         )
     return str(post.get("name", "")).strip(), sections
+
+
+def stored_name(name: str) -> str:
+    return checklist_default.stored_template_name(name)
 
 
 def stored_sections(sections: list[dict]) -> list[dict]:

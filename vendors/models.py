@@ -369,6 +369,10 @@ class ChecklistTemplate(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def display_name(self) -> str:
+        return checklist_default.template_name(self.name)
+
 
 class ChecklistSection(models.Model):
     template = models.ForeignKey(

@@ -547,7 +547,7 @@ def create_default_template(*, organisation: Organisation) -> ChecklistTemplate:
         return existing
     template, _created = ChecklistTemplate.objects.get_or_create(
         organisation=organisation,
-        name="Buyer's guide checklist",
+        name=checklist_default.TEMPLATE_NAME,
         defaults={"is_default": True},
     )
     if not template.sections.exists():

@@ -31,6 +31,7 @@ from .forms import (
     VendorForm,
     checklist_rows,
     parse_checklist_post,
+    stored_name,
     stored_sections,
     weights_form_class,
 )
@@ -164,14 +165,14 @@ def checklist_edit(request, pk):
     template = _org_template(request, pk)
     locked = services.template_locked(template=template)
     error = None
-    name, rows = template.name, None
+    name, rows = template.display_name, None
     if request.method == "POST":
         require(request.user, Capability.EDIT_VENDORS)
         name, rows = parse_checklist_post(request.POST)
         try:
             services.update_template(
                 template=template,
-                name=name,
+                name=stored_name(name),
                 sections=None if locked else stored_sections(rows),
             )
         except ServiceError as exc:
