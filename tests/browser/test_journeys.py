@@ -16,10 +16,10 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
-from clusterbuy.models import Procurement, Role
+from clusterbuy.models import Procurement
 from tests.browser.conftest import ARTIFACTS
 from tests.conftest import missing_service
-from tests.factories import PASSWORD, OrganisationFactory, member
+from tests.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -59,18 +59,12 @@ def field(page: Page, label: str):
 # --------------------------------------------------------------- journey 1: sizing
 
 
-@pytest.fixture
-def acme(transactional_db):
-    return OrganisationFactory(name="Acme AI")
-
-
 def test_it_lead_sizes_a_cluster_from_the_questionnaire(
-    page_en: Page, acme, catalog, shots
+    page_en: Page, org, it_lead, catalog, shots
 ):
     page = page_en
-    member(acme, Role.IT_LEAD, "ivan-it")
 
-    log_in(page, "ivan-it")
+    log_in(page, it_lead.username)
     expect(page.get_by_role("heading", name="Procurements")).to_be_visible()
     shots(page, "procurement list")
 
@@ -86,7 +80,7 @@ def test_it_lead_sizes_a_cluster_from_the_questionnaire(
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_role("heading", name="LLM training cluster")).to_be_visible()
     procurement = Procurement.objects.get(name="LLM training cluster")
-    assert procurement.organisation == acme
+    assert procurement.organisation == org
 
     open_tab(page, "Requirements")
     expect(page.get_by_text("No workload yet")).to_be_visible()
@@ -287,16 +281,14 @@ def score_all(page: Page, points: int) -> None:
 
 
 def test_buyer_compares_three_bids_reweights_and_exports(
-    page_en: Page, acme, catalog, shots, tmp_path
+    page_en: Page, org, it_lead, buyer, catalog, shots, tmp_path
 ):
     import openpyxl
 
     from sizing.services import plan_summary
 
     page = page_en
-    it_lead = member(acme, Role.IT_LEAD, "ivan-it")
-    member(acme, Role.PROCUREMENT, "paula-buyer")
-    procurement = sized_procurement(acme, it_lead)
+    procurement = sized_procurement(org, it_lead)
     plan = plan_summary(procurement=procurement)
     servers = -(-plan["gpu_count"] // 8)
     common = {
@@ -308,7 +300,7 @@ def test_buyer_compares_three_bids_reweights_and_exports(
         "Warranty (years)": 3,
     }
 
-    log_in(page, "paula-buyer")
+    log_in(page, buyer.username)
 
     # Three vendors, from the vendor register.
     for name, kind, region in VENDORS:
@@ -481,14 +473,12 @@ def amount(text: str) -> str:
 
 @pytest.mark.services
 def test_manager_runs_the_full_tco_analysis_and_downloads_the_pdf(
-    page_en: Page, acme, catalog, celery_worker, shots, tmp_path
+    page_en: Page, org, it_lead, manager, catalog, celery_worker, shots, tmp_path
 ):
     page = page_en
-    it_lead = member(acme, Role.IT_LEAD, "ivan-it")
-    member(acme, Role.MANAGER, "mona-manager")
-    sized_procurement(acme, it_lead)
+    sized_procurement(org, it_lead)
 
-    log_in(page, "mona-manager")
+    log_in(page, manager.username)
     page.get_by_role("link", name="LLM cluster 2027").click()
     open_tab(page, "TCO")
     expect(page.get_by_role("heading", name="Sizing plan")).to_be_visible()
