@@ -574,32 +574,10 @@ VISIBLE_UI_TEXT = """() => {
 NOT_TRANSLATED = {"ClusterBuy"}
 # Reported defects, (page, msgid) -> what is wrong where; found again, they make the
 # journey xfail, anything else fails it. Remove an entry when its defect is fixed.
-_WEIGHTS = (
-    "vendors/forms.py weights_form_class: the section-weight labels on the "
-    "comparison page are the sections' English titles (label=s.title, not translated)"
-)
 KNOWN_UNTRANSLATED = {
-    **{
-        ("comparison", title): _WEIGHTS
-        for title in (
-            "Architecture",
-            "Cost transparency",
-            "Case studies",
-            "Service",
-            "Service and O&M",
-            "Price",
-            "Team",
-            "Team fit",
-            "The four pitfalls",
-        )
-    },
     ("catalog", "TDP (W)"): (
         "templates/sizing/catalog.html: the 'TDP (W)' column header is a literal, "
         "not {% translate %}"
-    ),
-    ("sizing", "GPUs"): (
-        "templates/sizing/plan.html Interconnect row: 'GPUs' after the scale-up "
-        "domain size is a literal, not translated"
     ),
 }
 ENGLISH = re.compile(r"^(English|英语)$")
