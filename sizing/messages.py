@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .models import Availability, WorkloadKind
 
@@ -124,12 +125,25 @@ _DIGITS = {
     "kW": 1,
     "USD": 0,
 }
-#: Units as the value/limit columns show them.
+#: Counting units as the value columns show them (physical units stay as they are).
 UNIT_LABELS: dict[str, Any] = {
-    "GPUs": _("GPUs"),
-    "days": _("days"),
+    "GPUs": pgettext_lazy("unit", "GPUs"),
+    "days": pgettext_lazy("unit", "days"),
     "requests/s": _("requests/s"),
+    "nodes": pgettext_lazy("unit", "nodes"),
+    "switches": pgettext_lazy("unit", "switches"),
+    "replicas": pgettext_lazy("unit", "replicas"),
+    "layers": pgettext_lazy("unit", "layers"),
+    "tiers": pgettext_lazy("unit", "tiers"),
+    "racks": pgettext_lazy("unit", "racks"),
+    "cables": pgettext_lazy("unit", "cables"),
+    "tokens": pgettext_lazy("unit", "tokens"),
+    "requests": pgettext_lazy("unit", "requests"),
+    "ports": pgettext_lazy("unit", "ports"),
+    "feeds": pgettext_lazy("unit", "feeds"),
+    "NICs": pgettext_lazy("unit", "NICs"),
     "share": "",
+    "bool": "",
 }
 #: Words the engine puts in value/limit (availability status, software ecosystem).
 _STATUS_LABELS = {choice.value: choice.label for choice in Availability}
@@ -225,5 +239,126 @@ def cooling_label(cooling: str) -> str:
     return str(COOLING_LABELS.get(cooling, cooling))
 
 
+def ecosystem_label(ecosystem: str) -> str:
+    return _ECOSYSTEMS.get(ecosystem, ecosystem)
+
+
 def kind_label(kind: str) -> str:
     return str(_KIND_LABELS.get(kind, kind))
+
+
+#: Names of the explained quantities ("section.key" as the engine writes them).
+QUANTITY_LABELS: dict[str, Any] = {
+    "accelerator": _("Accelerator"),
+    "gpu_count": _("Number of GPUs"),
+    "nodes": _("Nodes"),
+    "cost.capex_usd": _("GPU capex (USD)"),
+    "cost.energy_usd": _("Energy cost (USD)"),
+    "cost.total_usd": _("GPU capex plus energy (USD)"),
+    "inference.batch_per_replica": _("Batch per replica"),
+    "inference.replicas": _("Replicas"),
+    "inference.requests_per_second": _("Requests per second"),
+    "inference.tokens_per_second": _("Tokens per second"),
+    "inference.tpot_ms": _("Time per output token (TPOT)"),
+    "inference.ttft_ms": _("Time to first token (TTFT)"),
+    "interconnect.cables": _("Cables"),
+    "interconnect.core_switches": _("Core switches"),
+    "interconnect.fabric": _("Network fabric"),
+    "interconnect.fat_tree_tiers": _("Fat-tree tiers"),
+    "interconnect.leaf_switches": _("Leaf switches"),
+    "interconnect.nic_gbps": _("NIC speed"),
+    "interconnect.nics_per_node": _("NICs per node"),
+    "interconnect.rail_optimized": _("Rail-optimized"),
+    "interconnect.scale_out_gbps_per_gpu": _("Scale-out bandwidth needed per GPU"),
+    "interconnect.scaleup_domain_gpus": _("GPUs in the scale-up domain"),
+    "interconnect.spine_switches": _("Spine switches"),
+    "interconnect.switch": _("Switch model"),
+    "interconnect.switch_radix": _("Switch radix (ports)"),
+    "interconnect.tensor_parallel_in_domain": _("Tensor parallelism inside the domain"),
+    "memory.activations_gb": _("Activations per GPU"),
+    "memory.capacity_gb": _("GPU memory capacity"),
+    "memory.gradients_gb": _("Gradients per GPU"),
+    "memory.headroom_share": _("Memory headroom"),
+    "memory.kv_cache_bytes_per_token": _("KV cache per token"),
+    "memory.kv_cache_gb": _("KV cache per GPU"),
+    "memory.optimizer_gb": _("Optimizer states per GPU"),
+    "memory.overhead_gb": _("Framework overhead per GPU"),
+    "memory.per_gpu_gb": _("Memory needed per GPU"),
+    "memory.weights_gb": _("Weights per GPU"),
+    "parallelism.data": _("Data parallel degree"),
+    "parallelism.pipeline": _("Pipeline parallel degree"),
+    "parallelism.tensor": _("Tensor parallel degree"),
+    "parallelism.zero_stage": _("ZeRO stage"),
+    "power.annual_mwh": _("Energy per year"),
+    "power.cooling": _("Cooling"),
+    "power.facility_kw": _("Facility power"),
+    "power.feeds_per_rack": _("Power feeds per rack"),
+    "power.it_kw": _("IT power"),
+    "power.node_kw": _("Power per node"),
+    "power.nodes_per_rack": _("Nodes per rack"),
+    "power.pue": _("PUE"),
+    "power.rack_kw": _("Power per rack"),
+    "power.racks": _("Racks"),
+    "power.redundant_feeds": _("Redundant power feeds"),
+    "power.tflops_per_kw": _("TFLOPS per kW"),
+    "storage.capacity_tb": _("Storage capacity"),
+    "storage.checkpoint_gb": _("Checkpoint size"),
+    "storage.checkpoint_write_gbs": _("Checkpoint write bandwidth needed"),
+    "storage.dataset_tb": _("Dataset size (planning horizon)"),
+    "storage.dataset_tb_now": _("Dataset size today"),
+    "storage.parallel_fs_write_gbs": _("Parallel file system write bandwidth"),
+    "storage.read_gbs_per_gpu": _("Read bandwidth per GPU"),
+    "storage.read_gbs_total": _("Total read bandwidth"),
+    "storage.tiers": _("Storage tiers"),
+    "training.days": _("Training duration"),
+    "training.goodput": _("Goodput (useful share of time)"),
+    "training.gpu_hours": _("GPU-hours"),
+    "training.memory_limited": _("GPU count set by memory"),
+    "training.mfu": _("Model FLOPs utilization (MFU)"),
+    "training.peak_tflops": _("Peak TFLOPS per GPU"),
+    "training.total_flops": _("Total training FLOPs"),
+}
+
+
+def _explained_value(value: Any) -> Any:
+    """A readable figure: a few significant digits, words for yes/no."""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        if abs(value) >= 1e7:
+            return f"{value:.4g}"
+        if value.is_integer():
+            return f"{value:,.0f}"
+        if abs(value) >= 100:
+            return f"{value:,.1f}"
+        return f"{value:.4g}"
+    if isinstance(value, str):
+        return COOLING_LABELS.get(value, value)
+    return value
+
+
+def describe_explanation(entries: list[dict]) -> list[dict]:
+    """Explanation rows with a translated ``label`` (the quantity's name; the code
+    stays beside it) and the combination rule in words where it is the formula."""
+    rows = []
+    for entry in entries:
+        quantity = entry.get("quantity", "")
+        parts = quantity.split(".")
+        # Plan-level rows of a workload carry its prefix: "w0.memory.per_gpu_gb".
+        key = ".".join(parts[-2:]) if len(parts) > 1 else quantity
+        label = QUANTITY_LABELS.get(key) or QUANTITY_LABELS.get(parts[-1], "")
+        formula = entry.get("formula", "")
+        rows.append(
+            {
+                **entry,
+                "label": label,
+                "value": _explained_value(entry.get("value")),
+                "unit": str(
+                    UNIT_LABELS.get(entry.get("unit", ""), entry.get("unit", ""))
+                ),
+                "formula": str(COMBINATION_RULES.get(formula, formula)),
+            }
+        )
+    return rows

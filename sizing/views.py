@@ -94,6 +94,9 @@ def quick(request):
     context = {"form": form, "result": result, "error": error}
     if result is not None:
         context["preview"] = _preview(result)
+        context["explanation"] = engine_texts.describe_explanation(
+            result.get("explanation", [])
+        )
     if request.htmx:
         return render(request, "sizing/_quick_result.html", context)
     return render(request, "sizing/quick.html", context)
@@ -252,6 +255,9 @@ def plan(request, pk):
             bottlenecks=engine_texts.describe_bottlenecks(
                 result.get("bottlenecks", [])
             ),
+            explanation=engine_texts.describe_explanation(
+                result.get("explanation", [])
+            ),
             combination_rule=engine_texts.combination_rule(
                 result.get("combination_rule", "")
             ),
@@ -269,6 +275,12 @@ def plan(request, pk):
                     {
                         **w,
                         "kind_label": engine_texts.kind_label(w["kind"]),
+                        "ecosystem": engine_texts.ecosystem_label(
+                            w.get("compatibility", {}).get("ecosystem", "")
+                        ),
+                        "explanation": engine_texts.describe_explanation(
+                            w.get("explanation", [])
+                        ),
                         "risks": engine_texts.risk_labels(
                             w.get("compatibility", {}).get("risks", [])
                         ),

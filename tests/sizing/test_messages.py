@@ -141,3 +141,31 @@ def test_chinese_sizing_tab_shows_no_english_engine_message(
         assert b["code"] not in text  # alternatives' warnings show titles too
     assert "没有厂商公开的规格书" in text
     assert "(分区独占：GPU 数 = 各工作负载之和)" in text  # the plan's combination rule
+
+
+def test_explanation_rows_get_a_name_readable_figures_and_counting_units():
+    entries = [
+        {"quantity": "memory.per_gpu_gb", "value": 104.123456, "unit": "GB"},
+        {"quantity": "w0.training.days", "value": 58.5005722347023, "unit": "days"},
+        {"quantity": "interconnect.rail_optimized", "value": True, "unit": "bool"},
+        {
+            "quantity": "gpu_count",
+            "value": 120,
+            "unit": "GPUs",
+            "formula": "partitioned: GPUs = sum over workloads",
+        },
+        {"quantity": "something.new", "value": "x", "unit": ""},
+    ]
+    with translation.override("zh-hans"):
+        rows = [
+            {k: str(v) for k, v in row.items()}
+            for row in messages.describe_explanation(entries)
+        ]
+
+    assert rows[0]["label"] == "每 GPU 所需显存" and rows[0]["value"] == "104.1"
+    assert rows[1]["label"] == "训练时长" and rows[1]["value"] == "58.5"
+    assert rows[1]["unit"] == "天"
+    assert rows[2]["value"] == "是" and rows[2]["unit"] == ""
+    assert rows[3]["value"] == "120" and rows[3]["unit"] == "块 GPU"
+    assert rows[3]["formula"] == "分区独占：GPU 数 = 各工作负载之和"
+    assert rows[4]["label"] == "" and rows[4]["quantity"] == "something.new"
