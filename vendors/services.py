@@ -759,7 +759,9 @@ def copy_template(
 ) -> ChecklistTemplate:
     """An editable copy (the way to change a checklist bids were scored with)."""
     if name is None:
-        base = _("Copy of %(name)s") % {"name": template.name}
+        base = _("Copy of %(name)s") % {
+            "name": checklist_default.template_name(template.name)
+        }
         name, n = base[:200], 2
         taken = set(
             ChecklistTemplate.objects.filter(
@@ -1089,12 +1091,23 @@ def delete_line_item(*, item: BidLineItem, user=None) -> None:
 
 
 def visible_audit(
-    entries: Iterable[AuditEntry], *, hide_prices: bool, blind: bool
+    entries: Iterable[AuditEntry],
+    *,
+    hide_prices: bool,
+    blind: bool,
+    criteria: dict[str, str] | None = None,
 ) -> list[AuditEntry]:
-    """The audit entries a user may read: line items (they carry prices) stay sealed
-    until a sealed-envelope evaluator has submitted, vendor names stay hidden under
-    blind grading. The rows are masked in memory, never saved."""
+    """The audit entries a user may read, each with a readable ``target_label``:
+    line items (they carry prices) stay sealed until a sealed-envelope evaluator has
+    submitted, vendor names stay hidden under blind grading. ``criteria`` maps
+    criterion codes to their shown text. Rows are masked in memory, never saved."""
     hidden = _("hidden")
+    labels = {
+        "created": _("bid created"),
+        "added": _("line item added"),
+        "removed": _("line item removed"),
+        "line_items": _("line items replaced"),
+    }
     out = []
     for entry in entries:
         masked = (hide_prices and entry.action == AuditAction.LINE_ITEM) or (
@@ -1105,9 +1118,15 @@ def visible_audit(
         if masked:
             entry.old_value = hidden if entry.old_value else ""
             entry.new_value = hidden if entry.new_value else ""
-        entry.target_label = entry.target
+        entry.target_label = labels.get(entry.target, entry.target)
         if entry.action == AuditAction.BID and entry.target in BID_FIELDS + ("vendor",):
             entry.target_label = str(Bid._meta.get_field(entry.target).verbose_name)
+        elif entry.action == AuditAction.SCORE and criteria:
+            entry.target_label = criteria.get(entry.target, entry.target)
+        elif entry.target.startswith("imported: "):
+            entry.target_label = _("imported from %(file)s") % {
+                "file": entry.target.removeprefix("imported: ")
+            }
         out.append(entry)
     return out
 

@@ -319,6 +319,9 @@ def bid_detail(request, pk, bid_pk):
                 bid.audit.select_related("actor")[:100],
                 hide_prices=visibility["hide_prices"],
                 blind=result.blind,
+                criteria={
+                    c.code: c.display_text for s in sections for c in s.criteria.all()
+                },
             ),
             "attachments": bid.attachments.all(),
             "case_studies": bid.case_studies.all(),
