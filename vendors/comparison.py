@@ -24,7 +24,12 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.utils.html import escape
-from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import (
+    get_language,
+    gettext_lazy,
+    gettext_noop,
+    pgettext_lazy,
+)
 from django.utils.translation import gettext as _
 
 from clusterbuy.access import Capability, can
@@ -89,7 +94,7 @@ FILL_IN_SOURCES: dict[str, str] = {
     ),
     "network": gettext_noop(
         "Interconnect is about 19 per cent of total cluster cost: network = GPU servers x "
-        "0.19 / 0.81 (Epoch AI, CLUSTER_INTERCONNECT_COST_FRACTION, 2024)."
+        "0.19 / 0.81 (Epoch AI, cluster interconnect ≈ 19 per cent of cluster cost, 2024)."
     ),
     "storage": gettext_noop(
         "Shared high-throughput storage for data and checkpoints: 5 per cent of GPU-server "
@@ -111,6 +116,38 @@ FILL_IN_SOURCES: dict[str, str] = {
         "bid's warranty (3 years when not stated)."
     ),
 }
+
+
+# Shown names of the codes the pure modules return (pitfalls, compliance statuses,
+# SLA severities): pages never show the raw code.
+PITFALL_LABELS = {
+    "gpu_only": gettext_lazy("GPU-only quote"),
+    "over_promising": gettext_lazy("Over-promising"),
+    "template_proposal": gettext_lazy("Template proposal"),
+    "closed_ecosystem": gettext_lazy("Closed ecosystem"),
+}
+STATUS_LABELS = {
+    "pass": pgettext_lazy("compliance status", "pass"),
+    "warn": pgettext_lazy("compliance status", "warning"),
+    "fail": pgettext_lazy("compliance status", "fail"),
+}
+SEVERITY_LABELS = {
+    "sev1": gettext_lazy("Severity 1"),
+    "sev2": gettext_lazy("Severity 2"),
+    "sev3": gettext_lazy("Severity 3"),
+}
+
+
+def pitfall_label(code: str) -> str:
+    return str(PITFALL_LABELS.get(str(code), code))
+
+
+def status_label(status: str) -> str:
+    return str(STATUS_LABELS.get(str(status), status))
+
+
+def severity_label(code: str) -> str:
+    return str(SEVERITY_LABELS.get(str(code), code))
 
 
 def fill_in_help() -> str:
@@ -453,7 +490,14 @@ class Column:
     @property
     def pitfall_list(self) -> list[dict]:
         lang = _lang()
-        return [{"code": str(p.code), "reason": p.reason(lang)} for p in self.pitfalls]
+        return [
+            {
+                "code": str(p.code),
+                "label": pitfall_label(p.code),
+                "reason": p.reason(lang),
+            }
+            for p in self.pitfalls
+        ]
 
     @property
     def compliance_list(self) -> list[dict]:
@@ -463,6 +507,7 @@ class Column:
                 "item": i.item,
                 "label": _compliance_label(i.item),
                 "status": str(i.status),
+                "status_label": status_label(i.status),
                 "required": _number(i.required),
                 "offered": _number(i.offered),
                 "unit": i.unit,
@@ -874,6 +919,8 @@ def _fmt_money(value: Decimal | None) -> str:
 def _fmt(value: Any, digits: int = 1) -> str:
     if value is None:
         return "—"
+    if isinstance(value, Decimal) and value != value.to_integral_value():
+        value = float(value)
     if isinstance(value, float):
         return (
             f"{value:.{digits}f}".rstrip("0").rstrip(".") if digits else f"{value:.0f}"
@@ -1045,7 +1092,10 @@ def comparison_groups(comparison: Comparison) -> list[Group]:
         _("Pitfall flags"), [len(c.pitfalls) for c in cols], higher=False
     )
     for cell, c in zip(pitfalls.cells, cols, strict=True):
-        cell.detail = [Detail(p.reason(lang), badge=str(p.code)) for p in c.pitfalls]
+        cell.detail = [
+            Detail(p.reason(lang), badge=pitfall_label(p.code), title=str(p.code))
+            for p in c.pitfalls
+        ]
     groups.append(Group(_("Pitfalls"), [pitfalls]))
 
     score_rows = []

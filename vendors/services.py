@@ -38,6 +38,7 @@ from .models import (
     ChecklistTemplate,
     Decision,
     EvaluationSettings,
+    LineCategory,
     Score,
     TechnicalSubmission,
     Vendor,
@@ -1127,8 +1128,27 @@ def visible_audit(
             entry.target_label = _("imported from %(file)s") % {
                 "file": entry.target.removeprefix("imported: ")
             }
+        if entry.action == AuditAction.LINE_ITEM and not masked:
+            entry.old_value = _readable_items(entry.old_value)
+            entry.new_value = _readable_items(entry.new_value)
         out.append(entry)
     return out
+
+
+def _readable_items(text: str) -> str:
+    """Stored line-item descriptions start with the category code and may end in
+    " /yr": show the category's translated label and "per year" instead."""
+    if not text:
+        return text
+    lines = []
+    for line in text.split("\n"):
+        code, sep, rest = line.partition(" · ")
+        if sep and code in LineCategory.values:
+            line = f"{LineCategory(code).label}{sep}{rest}"
+        if line.endswith(" /yr"):
+            line = f"{line.removesuffix(' /yr')} {_('per year')}"
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def visibility_context(procurement, user) -> dict:

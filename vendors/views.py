@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Exists, OuterRef
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -22,6 +23,8 @@ from clusterbuy.views import render_procurement
 
 from . import comparison, exports, services
 from .forms import (
+    CHANNEL_LABELS,
+    MONITORING_LABELS,
     BidForm,
     CaseStudyForm,
     DecisionForm,
@@ -290,6 +293,23 @@ def bid_form(request, pk, bid_pk=None):
     )
 
 
+def _offer_labels(bid) -> dict:
+    """The bid's service codes (channels, monitoring items, severities) as shown."""
+    sep = "、" if (get_language() or "").startswith("zh") else ", "
+    return {
+        "channel_labels": sep.join(
+            str(CHANNEL_LABELS.get(c, c)) for c in bid.support_channels or []
+        ),
+        "monitoring_labels": sep.join(
+            str(MONITORING_LABELS.get(m, m)) for m in bid.monitoring or []
+        ),
+        "response_times": [
+            (comparison.severity_label(k), v)
+            for k, v in sorted((bid.response_hours or {}).items())
+        ],
+    }
+
+
 @login_required
 def bid_detail(request, pk, bid_pk):
     procurement = access_procurement(request.user, pk)
@@ -325,6 +345,7 @@ def bid_detail(request, pk, bid_pk):
             ),
             "attachments": bid.attachments.all(),
             "case_studies": bid.case_studies.all(),
+            **_offer_labels(bid),
         },
         active="bids",
     )

@@ -73,7 +73,8 @@ def test_pitfalls_render_as_code_badges_with_wrapped_reasons(
         .content.decode()
     )
     assert '<ul class="cell-list pitfalls">' in html
-    assert '<span class="badge bad">gpu_only</span>' in html
+    # The translated name, with the code kept as the tooltip.
+    assert '<li title="gpu_only"><span class="badge bad">只报 GPU</span>' in html
     assert "vendors/vendors.css" in html
 
 
