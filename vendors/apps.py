@@ -15,3 +15,10 @@ class VendorsConfig(AppConfig):
         register_tab("bids", "vendors:bids")
         register_tab("comparison", "vendors:comparison")
         register_stage_check(Stage.SHORTLIST, shortlist_check)
+
+        from django.db.models.signals import post_delete, post_save
+
+        from .caching import on_model_change
+
+        post_save.connect(on_model_change, dispatch_uid="vendors-comparison-save")
+        post_delete.connect(on_model_change, dispatch_uid="vendors-comparison-delete")

@@ -618,6 +618,25 @@ def _sections(settings_row: EvaluationSettings, weights: dict | None) -> list:
     ]
 
 
+def viewer_variant(
+    procurement: Procurement, settings_row: EvaluationSettings, user
+) -> tuple[bool, bool]:
+    """(blind, prices_hidden) for this user: the only ways the comparison depends on
+    who looks at it (vendor names hidden under blind grading, prices sealed for a
+    technical evaluator who has not submitted)."""
+    blind = bool(
+        settings_row.blind_grading
+        and not settings_row.scoring_closed
+        and not can(user, Capability.EDIT_VENDORS)
+    )
+    prices_hidden = bool(
+        settings_row.sealed_envelope
+        and services.is_technical_evaluator(user)
+        and not services.has_submitted(procurement=procurement, user=user)
+    )
+    return blind, prices_hidden
+
+
 def build_comparison(
     *, procurement: Procurement, user, weights: dict | None = None
 ) -> Comparison:
@@ -636,16 +655,7 @@ def build_comparison(
     context = procurement_facts(procurement, plan, needs)
     accelerators = services.accelerators_by_key(b.accelerator for b in bids)
     bounds = _training_bounds(procurement, bids)
-    blind = (
-        settings_row.blind_grading
-        and not settings_row.scoring_closed
-        and not can(user, Capability.EDIT_VENDORS)
-    )
-    prices_hidden = (
-        settings_row.sealed_envelope
-        and services.is_technical_evaluator(user)
-        and not services.has_submitted(procurement=procurement, user=user)
-    )
+    blind, prices_hidden = viewer_variant(procurement, settings_row, user)
     gpu_price = _plan_gpu_price(plan, procurement.currency)
     on_prem = procurement.deployment_site != DeploymentSite.CLOUD
     texts = {b.pk: b.proposal_text for b in bids}

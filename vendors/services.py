@@ -24,6 +24,7 @@ from clusterbuy.registry import CheckResult
 from clusterbuy.services import ServiceError
 
 from . import checklist_default
+from .caching import bump_comparison_version
 from .importing import parse_line_items
 from .models import (
     SEVERITIES,
@@ -242,7 +243,9 @@ def _write_line_items(bid: Bid, items: Iterable[dict]) -> list[BidLineItem]:
         )
         for index, item in enumerate(items)
     ]
-    return BidLineItem.objects.bulk_create(rows)
+    created = BidLineItem.objects.bulk_create(rows)
+    bump_comparison_version()
+    return created
 
 
 def _save_bid(bid: Bid) -> Bid:
@@ -434,6 +437,7 @@ def import_line_items(
     for item in items:
         item.full_clean(exclude=["bid"])
     created = BidLineItem.objects.bulk_create(items)
+    bump_comparison_version()
     _audit_line_items(
         bid=bid,
         user=user,

@@ -21,7 +21,7 @@ from clusterbuy.access import (
 from clusterbuy.services import ServiceError
 from clusterbuy.views import render_procurement
 
-from . import comparison, exports, services
+from . import caching, comparison, exports, services
 from .forms import (
     CHANNEL_LABELS,
     MONITORING_LABELS,
@@ -230,7 +230,9 @@ def checklist_delete(request, pk):
 @login_required
 def bids(request, pk):
     procurement = access_procurement(request.user, pk)
-    result = comparison.build_comparison(procurement=procurement, user=request.user)
+    result = caching.comparison_context(procurement=procurement, user=request.user)[
+        "result"
+    ]
     row = result.settings
     settings_form = EvaluationSettingsForm(
         organisation=procurement.organisation,
@@ -559,6 +561,12 @@ def _weights_from(request, sections) -> dict:
 
 
 def _comparison_context(request, procurement, weights=None):
+    if not weights:
+        context = dict(
+            caching.comparison_context(procurement=procurement, user=request.user)
+        )
+        context["weights_form"] = weights_form_class(context["result"].sections)()
+        return context
     result = comparison.build_comparison(
         procurement=procurement, user=request.user, weights=weights
     )

@@ -1,0 +1,96 @@
+"""The comparison page is served from the cache until something it reads changes, and
+never hands one viewer variant's entry (names, prices) to another."""
+
+from decimal import Decimal
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.vendors.test_support import make_bid, make_vendor, three_bids
+from vendors import caching, comparison, services
+
+
+def _get(client, procurement):
+    response = client.get(reverse("vendors:comparison", args=[procurement.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_second_view_is_served_from_the_cache_with_fewer_queries(
+    client_for, buyer, org, procurement
+):
+    three_bids(procurement, org)
+    client = client_for(buyer)
+    with CaptureQueriesContext(connection) as miss:
+        first = _get(client, procurement)
+    with CaptureQueriesContext(connection) as hit:
+        second = _get(client, procurement)
+    assert len(hit.captured_queries) < len(miss.captured_queries) - 5
+    assert "Promise Corp" in first and "Promise Corp" in second
+
+
+def test_a_bid_change_invalidates_the_cached_comparison(
+    client_for, buyer, org, procurement
+):
+    bid = make_bid(procurement, make_vendor(org, "Old Name Ltd"))
+    client = client_for(buyer)
+    assert "Old Name Ltd" in _get(client, procurement)
+    version = caching.comparison_version()
+    services.add_line_item(
+        bid=bid,
+        user=buyer,
+        category="storage",
+        description="NVMe tier",
+        quantity=Decimal(1),
+        unit_price=Decimal("123456789"),
+        recurring=False,
+    )
+    assert caching.comparison_version() != version
+    total = comparison.build_comparison(procurement=procurement, user=buyer)
+    shown = f"{total.columns[0].quoted_total:,.0f}"  # includes the new 123,456,789
+    assert int(shown.replace(",", "")) > 123_456_789
+    assert shown in _get(client, procurement)
+    bid.vendor.name = "New Name Ltd"
+    bid.vendor.save()
+    html = _get(client, procurement)
+    assert "New Name Ltd" in html and "Old Name Ltd" not in html
+
+
+def test_blind_grading_viewer_never_gets_names_from_the_cache(
+    client_for, buyer, it_lead, org, procurement
+):
+    three_bids(procurement, org)
+    services.update_evaluation_settings(
+        procurement=procurement, user=buyer, blind_grading=True
+    )
+    # The buyer (manages vendors) sees names and fills the cache first.
+    assert "Promise Corp" in _get(client_for(buyer), procurement)
+    blind = _get(client_for(it_lead), procurement)
+    assert "Promise Corp" not in blind and "Balanced Systems" not in blind
+    # And the other way round: the blind entry is not served to the buyer.
+    assert "Promise Corp" in _get(client_for(buyer), procurement)
+
+
+def test_sealed_envelope_evaluator_never_gets_prices_from_the_cache(
+    client_for, buyer, it_lead, org, procurement
+):
+    three_bids(procurement, org)
+    services.update_evaluation_settings(
+        procurement=procurement, user=buyer, sealed_envelope=True
+    )
+    _get(client_for(buyer), procurement)
+    html = _get(client_for(it_lead), procurement)
+    assert (
+        "Prices are hidden" in html
+        or "评分提交前价格不可见" in html
+        or ('class="badge warn"' in html)
+    )
+    key_buyer = caching.cache_key(procurement, False, False)
+    key_sealed = caching.cache_key(procurement, False, True)
+    assert key_buyer != key_sealed
+    from django.core.cache import cache
+
+    sealed = cache.get(key_sealed)
+    assert sealed is not None and sealed["result"].prices_hidden
+    assert all(c.quoted_total is None for c in sealed["result"].columns)
