@@ -103,6 +103,11 @@ def _snippet(text: str, start: int, end: int, width: int = 25) -> str:
     return " ".join(text[left:right].split())
 
 
+def _round2(value: float) -> str:
+    """A figure for a reason text: at most two decimals, no trailing zeros."""
+    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+
+
 # --- gpu_only ------------------------------------------------------------------------
 
 _SUPPORTING = {"network": "网络", "storage": "存储", "software": "软件"}
@@ -181,14 +186,15 @@ def detect_gpu_only(
     )  # fmt: skip
     for name, label_en, label_zh, offered, needed in shortfalls:
         if needed > 0 and (offered is None or offered < needed):
-            shown = "not stated" if offered is None else f"{offered:g}"
-            shown_zh = "未说明" if offered is None else f"{offered:g}"
+            shown = "not stated" if offered is None else _round2(offered)
+            shown_zh = "未说明" if offered is None else _round2(offered)
+            needed_text = _round2(needed)
             found.append(
                 _pitfall(
                     code,
-                    f"Offers {shown} {label_en}; the sizing plan needs {needed:g}.",
-                    f"{label_zh}：报价 {shown_zh}，方案需要 {needed:g}。",
-                    f"{name}: offered {shown}, needed {needed:g}",
+                    f"Offers {shown} {label_en}; the sizing plan needs {needed_text}.",
+                    f"{label_zh}：报价 {shown_zh}，方案需要 {needed_text}。",
+                    f"{name}: offered {shown}, needed {needed_text}",
                 )
             )
     return found
