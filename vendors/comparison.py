@@ -508,8 +508,8 @@ class Column:
                 "label": _compliance_label(i.item),
                 "status": str(i.status),
                 "status_label": status_label(i.status),
-                "required": _number(i.required),
-                "offered": _number(i.offered),
+                "required": _shown_value(i.required),
+                "offered": _shown_value(i.offered),
                 "unit": i.unit,
                 "note": i.note_for(lang),
             }
@@ -826,6 +826,25 @@ def _lang() -> str:
     return get_language() or "en"
 
 
+ECOSYSTEM_NAMES = {
+    "cuda": "CUDA",
+    "rocm": "ROCm",
+    "cann": "CANN",
+    "synapseai": "SynapseAI",
+}
+
+
+def _shown_value(value: Any) -> Any:
+    """A compliance value as the page shows it: cooling and ecosystem codes named."""
+    from .models import Cooling
+
+    if isinstance(value, str):
+        if value in Cooling.values:
+            return str(Cooling(value).label)
+        return ECOSYSTEM_NAMES.get(value, value)
+    return _number(value)
+
+
 def _number(value: Any) -> Any:
     if isinstance(value, float) and math.isfinite(value):
         return round(value, 4)
@@ -1008,7 +1027,7 @@ def comparison_groups(comparison: Comparison) -> list[Group]:
             if entry is None:
                 cells.append(Cell("—"))
                 continue
-            text = f"{_fmt(_number(entry.offered))} / {_fmt(_number(entry.required))}"
+            text = f"{_fmt(_shown_value(entry.offered))} / {_fmt(_shown_value(entry.required))}"
             if entry.unit:
                 text += f" {entry.unit}"
             note = entry.note_for(lang)
