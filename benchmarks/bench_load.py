@@ -127,6 +127,9 @@ def _env(media_root: str) -> dict:
         CELERY_TASK_ALWAYS_EAGER="1",
         MEDIA_ROOT=media_root,
         LOG_LEVEL="ERROR",
+        # As in production: a cache shared by the gunicorn workers (rate limits and
+        # the comparison cache).
+        CACHE_URL=os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/1"),
     )
     return env
 

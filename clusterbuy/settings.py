@@ -134,6 +134,8 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+# The built vendor comparison is cached only in a cache shared by every web process.
+COMPARISON_CACHE_ENABLED = env_bool("COMPARISON_CACHE", bool(CACHE_URL))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

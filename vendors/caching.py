@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import uuid
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.template.loader import render_to_string
@@ -69,7 +70,10 @@ def comparison_context(*, procurement, user) -> dict:
     settings_row = services.evaluation_settings_for(procurement=procurement)
     blind, prices_hidden = comparison.viewer_variant(procurement, settings_row, user)
     key = cache_key(procurement, blind, prices_hidden)
-    cached = cache.get(key)
+    # Only with a cache all web processes share (CACHE_URL): with per-process caches a
+    # write in one process would not invalidate another process's copy.
+    enabled = settings.COMPARISON_CACHE_ENABLED
+    cached = cache.get(key) if enabled else None
     if cached is not None:
         return cached
     result = comparison.build_comparison(procurement=procurement, user=user)
@@ -83,5 +87,6 @@ def comparison_context(*, procurement, user) -> dict:
         "radar": comparison.radar_svg(result),
     }
     context["grid_html"] = render_to_string("vendors/_comparison_grid.html", context)
-    cache.set(key, context, TTL_SECONDS)
+    if enabled:
+        cache.set(key, context, TTL_SECONDS)
     return context

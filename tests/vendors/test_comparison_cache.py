@@ -3,12 +3,19 @@ never hands one viewer variant's entry (names, prices) to another."""
 
 from decimal import Decimal
 
+import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.vendors.test_support import make_bid, make_vendor, three_bids
 from vendors import caching, comparison, services
+
+
+@pytest.fixture(autouse=True)
+def _shared_cache(settings):
+    # One process here, so the local-memory cache is shared by every request.
+    settings.COMPARISON_CACHE_ENABLED = True
 
 
 def _get(client, procurement):
