@@ -24,7 +24,11 @@ def test_check_deploy_is_clean_with_production_settings():
     )
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
@@ -35,7 +39,11 @@ def test_production_refuses_to_start_without_secret_key():
     env["DEBUG"] = "0"
     result = subprocess.run(
         [sys.executable, "manage.py", "check"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
@@ -60,7 +68,9 @@ def test_login_is_locked_after_repeated_failures(it_lead):
     client = Client()
     url = reverse("login")
     codes = [
-        client.post(url, {"username": it_lead.username, "password": "wrong"}).status_code
+        client.post(
+            url, {"username": it_lead.username, "password": "wrong"}
+        ).status_code
         for _ in range(5)
     ]
     # AXES_FAILURE_LIMIT = 5: the fifth failure locks the username from this address.
