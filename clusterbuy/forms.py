@@ -2,25 +2,13 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .models import Membership, Procurement, Role, Stage
+from .services import PROCUREMENT_FIELDS
 
 
 class ProcurementForm(forms.ModelForm):
     class Meta:
         model = Procurement
-        fields = [
-            "name",
-            "description",
-            "currency",
-            "budget_min",
-            "budget_max",
-            "horizon_years",
-            "deployment_site",
-            "city",
-            "data_sensitivity",
-            "ops_staff_count",
-            "slurm_experience",
-            "kubernetes_experience",
-        ]
+        fields = list(PROCUREMENT_FIELDS)
         widgets = {"description": forms.Textarea(attrs={"rows": 3})}
 
     def __init__(self, *args, organisation=None, **kwargs):
