@@ -46,7 +46,7 @@ import json
 from decimal import Decimal
 from clusterbuy import services as core
 from clusterbuy.models import Organisation, Procurement
-from vendors import services as vendors
+from vendors import bids, suppliers
 from vendors.models import Vendor
 
 org = Procurement.objects.get(name__startswith="大模型训练").organisation
@@ -58,7 +58,7 @@ if procurement is None:
         budget_max=Decimal("40000000"), horizon_years=5,
     )
     for n in range(10):
-        vendor = vendors.create_vendor(
+        vendor = suppliers.create_vendor(
             organisation=org, name=f"Bench vendor {n:02d}", kind="integrator",
             slurm_experience=n % 2 == 0, kubernetes_experience=n % 3 == 0,
         )
@@ -68,7 +68,7 @@ if procurement is None:
             ("storage", "Parallel file system", 1, 1_400_000, False),
             ("support", "7x24 support", 1, 300_000, True),
         ]
-        vendors.create_bid(
+        bids.create_bid(
             procurement=procurement, vendor=vendor, user=buyer,
             accelerator="h100-sxm-80gb", gpu_count=64, nodes=8,
             scheduler="slurm" if n % 2 == 0 else "kubernetes",

@@ -1,4 +1,4 @@
-"""Vendor-evaluation REST API: explicit serializers, thin views over `vendors.services`.
+"""Vendor-evaluation REST API: explicit serializers, thin views over the vendors use-case modules.
 
 Organisation scoping: vendors and checklist templates are filtered by the user's
 organisation, bids through `access_procurement` (404 for another organisation's ids).
@@ -28,7 +28,8 @@ from clusterbuy.access import (
 )
 from clusterbuy.permissions import IsMember, capability_for_writes
 
-from . import comparison, services
+from . import attachments, bids, checklists, comparison, evaluation, suppliers
+from .fields import BID_FIELDS, CASE_STUDY_FIELDS, VENDOR_FIELDS
 from .importing import LineItemImportError
 from .models import (
     MONITORING_ITEMS,
@@ -53,7 +54,7 @@ from .models import (
 class VendorSerializer(serializers.ModelSerializer):
     class Meta:
         model = Vendor
-        fields = ["id", *services.VENDOR_FIELDS, "created_at"]
+        fields = ["id", *VENDOR_FIELDS, "created_at"]
         read_only_fields = ["id", "created_at"]
         validators = []  # name uniqueness per organisation is the service's
 
@@ -69,18 +70,18 @@ class VendorViewSet(viewsets.ModelViewSet):
         return Vendor.objects.for_user(self.request.user).order_by("name", "id")
 
     def perform_create(self, serializer):
-        serializer.instance = services.create_vendor(
+        serializer.instance = suppliers.create_vendor(
             organisation=organisation_of(self.request.user), **serializer.validated_data
         )
 
     def perform_update(self, serializer):
-        serializer.instance = services.update_vendor(
+        serializer.instance = suppliers.update_vendor(
             vendor=serializer.instance, **serializer.validated_data
         )
 
     @transaction.atomic
     def perform_destroy(self, instance):
-        services.delete_vendor(vendor=instance)
+        suppliers.delete_vendor(vendor=instance)
 
 
 # --- case studies ------------------------------------------------------------------
@@ -94,7 +95,7 @@ class CaseStudySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = CaseStudy
-        fields = ["id", "vendor", *services.CASE_STUDY_FIELDS, "bids", "bid_ids"]
+        fields = ["id", "vendor", *CASE_STUDY_FIELDS, "bids", "bid_ids"]
         read_only_fields = ["id", "vendor"]
 
     def get_bid_ids(self, obj) -> list[int]:
@@ -135,12 +136,12 @@ class CaseStudyViewSet(viewsets.ModelViewSet):
         return context
 
     def perform_create(self, serializer):
-        serializer.instance = services.create_case_study(
+        serializer.instance = suppliers.create_case_study(
             vendor=self.vendor(), **serializer.validated_data
         )
 
     def perform_update(self, serializer):
-        serializer.instance = services.update_case_study(
+        serializer.instance = suppliers.update_case_study(
             case_study=serializer.instance, **serializer.validated_data
         )
 
@@ -282,7 +283,7 @@ class BidOutputSerializer(serializers.ModelSerializer):
             "id",
             "procurement",
             "vendor",
-            *services.BID_FIELDS,
+            *BID_FIELDS,
             "line_items",
             "quoted_total",
             "case_studies",
@@ -359,7 +360,7 @@ class BidViewSet(ProcurementScopedMixin, viewsets.ModelViewSet):
         if "procurement_pk" in self.kwargs:
             context["procurement"] = self.procurement()
             context.update(
-                services.visibility_context(self.procurement(), self.request.user)
+                evaluation.visibility_context(self.procurement(), self.request.user)
             )
         return context
 
@@ -377,7 +378,7 @@ class BidViewSet(ProcurementScopedMixin, viewsets.ModelViewSet):
         )
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
-        bid = services.create_bid(
+        bid = bids.create_bid(
             procurement=self.procurement(),
             user=request.user,
             **values,
@@ -395,7 +396,7 @@ class BidViewSet(ProcurementScopedMixin, viewsets.ModelViewSet):
             context=self.get_serializer_context(),
         )
         data.is_valid(raise_exception=True)
-        services.update_bid(bid=bid, user=request.user, **data.validated_data)
+        bids.update_bid(bid=bid, user=request.user, **data.validated_data)
         return self._output(bid)
 
     @extend_schema(request=BidInputSerializer, responses=BidOutputSerializer)
@@ -405,7 +406,7 @@ class BidViewSet(ProcurementScopedMixin, viewsets.ModelViewSet):
 
     @transaction.atomic
     def perform_destroy(self, instance):
-        services.delete_bid(bid=instance)
+        bids.delete_bid(bid=instance)
 
 
 class ImportErrorSerializer(serializers.Serializer):
@@ -439,7 +440,7 @@ class LineItemImportView(ProcurementScopedMixin, APIView):
                 status=status.HTTP_400_BAD_REQUEST,
             )
         try:
-            items = services.import_line_items(
+            items = bids.import_line_items(
                 bid=bid, fileobj=upload, filename=upload.name, user=request.user
             )
         except LineItemImportError as exc:
@@ -484,7 +485,9 @@ class AttachmentView(ProcurementScopedMixin, APIView):
                 {"file": [_("Choose a file to upload.")]},
                 status=status.HTTP_400_BAD_REQUEST,
             )
-        attachment = services.add_attachment(bid=bid, user=request.user, upload=upload)
+        attachment = attachments.add_attachment(
+            bid=bid, user=request.user, upload=upload
+        )
         return Response(
             AttachmentSerializer(attachment).data, status=status.HTTP_201_CREATED
         )
@@ -536,7 +539,7 @@ class ScoreView(ProcurementScopedMixin, APIView):
         bid = self.bid()
         data = ScoreInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        row = services.evaluation_settings_for(procurement=self.procurement())
+        row = evaluation.evaluation_settings_for(procurement=self.procurement())
         key = data.validated_data["criterion"]
         criteria = ChecklistCriterion.objects.filter(
             section__template_id=row.template_id
@@ -546,7 +549,7 @@ class ScoreView(ProcurementScopedMixin, APIView):
         )
         if criterion is None:
             raise serializers.ValidationError({"criterion": [_("No such criterion.")]})
-        score = services.record_score(
+        score = evaluation.record_score(
             bid=bid,
             criterion=criterion,
             evaluator=request.user,
@@ -564,7 +567,7 @@ class SubmitScoresView(ProcurementScopedMixin, APIView):
     @extend_schema(request=None, responses={204: None})
     def post(self, request, procurement_pk):
         require(request.user, Capability.SCORE_BIDS)
-        services.submit_technical_scores(
+        evaluation.submit_technical_scores(
             procurement=self.procurement(), evaluator=request.user
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -606,7 +609,7 @@ class EvaluationSettingsView(ProcurementScopedMixin, APIView):
 
     @extend_schema(responses=EvaluationSettingsSerializer)
     def get(self, request, procurement_pk):
-        row = services.evaluation_settings_for(procurement=self.procurement())
+        row = evaluation.evaluation_settings_for(procurement=self.procurement())
         return Response(self._data(row))
 
     @extend_schema(
@@ -623,7 +626,7 @@ class EvaluationSettingsView(ProcurementScopedMixin, APIView):
             data=request.data, context={"procurement": procurement}
         )
         data.is_valid(raise_exception=True)
-        row = services.update_evaluation_settings(
+        row = evaluation.update_evaluation_settings(
             procurement=procurement, user=request.user, **data.validated_data
         )
         return Response(self._data(row))
@@ -644,7 +647,7 @@ class WeightsView(ProcurementScopedMixin, APIView):
         require(request.user, Capability.SCORE_BIDS)
         data = WeightsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        weights = services.save_section_weights(
+        weights = evaluation.save_section_weights(
             procurement=procurement,
             user=request.user,
             weights=data.validated_data["weights"],
@@ -736,7 +739,7 @@ class DecisionView(ProcurementScopedMixin, APIView):
         ).first()
         if bid is None:
             raise serializers.ValidationError({"bid": [_("No such bid.")]})
-        decision = services.record_decision(
+        decision = evaluation.record_decision(
             procurement=procurement,
             user=request.user,
             bid=bid,
@@ -808,7 +811,7 @@ class ChecklistTemplateViewSet(
         if getattr(self, "swagger_fake_view", False):
             return ChecklistTemplate.objects.none()
         organisation = organisation_of(self.request.user)
-        services.create_default_template(organisation=organisation)
+        checklists.create_default_template(organisation=organisation)
         return (
             ChecklistTemplate.objects.filter(organisation=organisation)
             .prefetch_related("sections__criteria")
@@ -816,15 +819,15 @@ class ChecklistTemplateViewSet(
         )
 
     def perform_create(self, serializer):
-        serializer.instance = services.create_template(
+        serializer.instance = checklists.create_template(
             organisation=organisation_of(self.request.user),
             **serializer.validated_data,
         )
 
     def perform_update(self, serializer):
-        serializer.instance = services.update_template(
+        serializer.instance = checklists.update_template(
             template=serializer.instance, **serializer.validated_data
         )
 
     def perform_destroy(self, instance):
-        services.delete_template(template=instance)
+        checklists.delete_template(template=instance)

@@ -10,7 +10,7 @@ class VendorsConfig(AppConfig):
         from clusterbuy.models import Stage
         from clusterbuy.registry import register_stage_check, register_tab
 
-        from .services import shortlist_check
+        from .suppliers import shortlist_check
 
         register_tab("bids", "vendors:bids")
         register_tab("comparison", "vendors:comparison")

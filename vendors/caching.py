@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import uuid
 
-from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
 VERSION_KEY = "vendors:comparison-version"
@@ -60,33 +58,3 @@ def cache_key(procurement, blind: bool, prices_hidden: bool) -> str:
         f"vendors:comparison:{_db_name()}:{comparison_version()}:{procurement.pk}:"
         f"{get_language() or 'en'}:{int(blind)}:{int(prices_hidden)}"
     )
-
-
-def comparison_context(*, procurement, user) -> dict:
-    """{"result", "groups", "radar", "grid_html"} for this user, from the cache when
-    nothing changed since it was built for the same language and viewer variant."""
-    from . import comparison, services
-
-    settings_row = services.evaluation_settings_for(procurement=procurement)
-    blind, prices_hidden = comparison.viewer_variant(procurement, settings_row, user)
-    key = cache_key(procurement, blind, prices_hidden)
-    # Only with a cache all web processes share (CACHE_URL): with per-process caches a
-    # write in one process would not invalidate another process's copy.
-    enabled = settings.COMPARISON_CACHE_ENABLED
-    cached = cache.get(key) if enabled else None
-    if cached is not None:
-        return cached
-    result = comparison.build_comparison(procurement=procurement, user=user)
-    # Belt and braces: never store an entry under another variant's key.
-    if (result.blind, result.prices_hidden) != (blind, prices_hidden):
-        key = cache_key(procurement, result.blind, result.prices_hidden)
-    groups = comparison.comparison_groups(result)
-    context = {
-        "result": result,
-        "groups": groups,
-        "radar": comparison.radar_svg(result),
-    }
-    context["grid_html"] = render_to_string("vendors/_comparison_grid.html", context)
-    if enabled:
-        cache.set(key, context, TTL_SECONDS)
-    return context

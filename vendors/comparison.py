@@ -1,7 +1,7 @@
 """The side-by-side comparison of a procurement's bids, assembled from the pure modules.
 
 Reads only (no ORM writes besides the first-use creation of the evaluation settings in
-`services.evaluation_settings_for`), in a constant number of queries whatever the number
+`evaluation.evaluation_settings_for`), in a constant number of queries whatever the number
 of bids: one for the bids with their vendors, one each for their line items, case
 studies and scores, one for the checklist, one for the catalog rows, the sizing plan's
 own queries, and one training bound per distinct accelerator.
@@ -23,6 +23,9 @@ from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
+from django.template.loader import render_to_string
 from django.utils.html import escape
 from django.utils.translation import (
     get_language,
@@ -32,12 +35,11 @@ from django.utils.translation import (
 )
 from django.utils.translation import gettext as _
 
-from clusterbuy.access import Capability, can
 from clusterbuy.models import DeploymentSite, Procurement
 from tco.engine import DEFAULTS, TcoInputError, compute, inputs_from_dict
 from tco.engine.inputs import IT_POWER_KW_PER_GPU
 
-from . import scoring, services
+from . import caching, evaluation, plan_facts, scoring
 from .compliance import (
     COOLING_KINDS,
     BidOffer,
@@ -549,7 +551,7 @@ def _training_bounds(procurement: Procurement, bids: list[Bid]) -> dict[int, flo
         if bid.promised_training_days is None or not bid.gpu_count:
             continue
         if bid.accelerator not in per_gpu:
-            per_gpu[bid.accelerator] = services.training_lower_bound_days(
+            per_gpu[bid.accelerator] = plan_facts.training_lower_bound_days(
                 procurement=procurement, accelerator_key=bid.accelerator, gpu_count=1
             )
         single = per_gpu[bid.accelerator]
@@ -603,9 +605,9 @@ def _sections(settings_row: EvaluationSettings, weights: dict | None) -> list:
         .prefetch_related("criteria")
         .order_by("position", "id")
     )
-    effective = services.section_weights(settings_row, rows)
+    effective = evaluation.section_weights(settings_row, rows)
     if weights:
-        effective.update(services.clean_section_weights(weights, rows))
+        effective.update(evaluation.clean_section_weights(weights, rows))
     return [
         SectionInfo(
             code=s.code,
@@ -618,25 +620,6 @@ def _sections(settings_row: EvaluationSettings, weights: dict | None) -> list:
     ]
 
 
-def viewer_variant(
-    procurement: Procurement, settings_row: EvaluationSettings, user
-) -> tuple[bool, bool]:
-    """(blind, prices_hidden) for this user: the only ways the comparison depends on
-    who looks at it (vendor names hidden under blind grading, prices sealed for a
-    technical evaluator who has not submitted)."""
-    blind = bool(
-        settings_row.blind_grading
-        and not settings_row.scoring_closed
-        and not can(user, Capability.EDIT_VENDORS)
-    )
-    prices_hidden = bool(
-        settings_row.sealed_envelope
-        and services.is_technical_evaluator(user)
-        and not services.has_submitted(procurement=procurement, user=user)
-    )
-    return blind, prices_hidden
-
-
 def build_comparison(
     *, procurement: Procurement, user, weights: dict | None = None
 ) -> Comparison:
@@ -645,17 +628,17 @@ def build_comparison(
     ``weights`` (section code -> weight) overrides the saved section weights without
     saving them (the page's "try weights" form).
     """
-    settings_row = services.evaluation_settings_for(procurement=procurement)
+    settings_row = evaluation.evaluation_settings_for(procurement=procurement)
     sections = _sections(settings_row, weights)
     bids = list(
         Bid.objects.for_procurement(procurement).for_comparison().order_by("id")
     )
-    plan = services.plan_summary(procurement=procurement)
+    plan = plan_facts.plan_summary(procurement=procurement)
     needs = plan_needs(plan)
     context = procurement_facts(procurement, plan, needs)
-    accelerators = services.accelerators_by_key(b.accelerator for b in bids)
+    accelerators = plan_facts.accelerators_by_key(b.accelerator for b in bids)
     bounds = _training_bounds(procurement, bids)
-    blind, prices_hidden = viewer_variant(procurement, settings_row, user)
+    blind, prices_hidden = evaluation.viewer_variant(procurement, settings_row, user)
     gpu_price = _plan_gpu_price(plan, procurement.currency)
     on_prem = procurement.deployment_site != DeploymentSite.CLOUD
     texts = {b.pk: b.proposal_text for b in bids}
@@ -1310,3 +1293,31 @@ def radar_svg(comparison: Comparison, size: int = 300) -> str:
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def comparison_context(*, procurement, user) -> dict:
+    """{"result", "groups", "radar", "grid_html"} for this user, from the cache when
+    nothing changed since it was built for the same language and viewer variant."""
+    settings_row = evaluation.evaluation_settings_for(procurement=procurement)
+    blind, prices_hidden = evaluation.viewer_variant(procurement, settings_row, user)
+    key = caching.cache_key(procurement, blind, prices_hidden)
+    # Only with a cache all web processes share (CACHE_URL): with per-process caches a
+    # write in one process would not invalidate another process's copy.
+    enabled = settings.COMPARISON_CACHE_ENABLED
+    cached = cache.get(key) if enabled else None
+    if cached is not None:
+        return cached
+    result = build_comparison(procurement=procurement, user=user)
+    # Belt and braces: never store an entry under another variant's key.
+    if (result.blind, result.prices_hidden) != (blind, prices_hidden):
+        key = caching.cache_key(procurement, result.blind, result.prices_hidden)
+    groups = comparison_groups(result)
+    context = {
+        "result": result,
+        "groups": groups,
+        "radar": radar_svg(result),
+    }
+    context["grid_html"] = render_to_string("vendors/_comparison_grid.html", context)
+    if enabled:
+        cache.set(key, context, caching.TTL_SECONDS)
+    return context

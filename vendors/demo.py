@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from . import services
+from . import bids, evaluation, plan_facts, suppliers
 from .models import Bid, CaseStudy, Vendor
 
 BALANCED_TEXT = (
@@ -71,7 +71,7 @@ def _line(category, description, quantity, unit_price, recurring=False) -> dict:
 
 
 def _plan_facts(procurement) -> dict:
-    plan = services.plan_summary(procurement=procurement) or {}
+    plan = plan_facts.plan_summary(procurement=procurement) or {}
     return {
         "accelerator": plan.get("accelerator") or "h100-sxm-80gb",
         "gpu_count": int(plan.get("gpu_count") or 64),
@@ -89,7 +89,7 @@ def _plan_facts(procurement) -> dict:
 
 def _bids(procurement, facts: dict) -> dict[str, dict]:
     servers = max(1, -(-facts["gpu_count"] // 8))
-    bound = services.training_lower_bound_days(
+    bound = plan_facts.training_lower_bound_days(
         procurement=procurement,
         accelerator_key=facts["accelerator"],
         gpu_count=facts["gpu_count"],
@@ -218,14 +218,14 @@ def load(context: dict) -> None:
         vendor = Vendor.objects.filter(
             organisation=organisation, name=values["name"]
         ).first()
-        vendors[key] = vendor or services.create_vendor(
+        vendors[key] = vendor or suppliers.create_vendor(
             organisation=organisation, **values
         )
     facts = _plan_facts(procurement)
-    bids: dict[str, Bid] = {}
+    bid_by_key: dict[str, Bid] = {}
     for key, values in _bids(procurement, facts).items():
         bid = Bid.objects.filter(procurement=procurement, vendor=vendors[key]).first()
-        bids[key] = bid or services.create_bid(
+        bid_by_key[key] = bid or bids.create_bid(
             procurement=procurement,
             vendor=vendors[key],
             user=users["demo-buyer"],
@@ -235,7 +235,7 @@ def load(context: dict) -> None:
         vendor=vendors["balanced"], client_industry="自动驾驶 Autonomous driving"
     ).first()
     if study is None:
-        study = services.create_case_study(
+        study = suppliers.create_case_study(
             vendor=vendors["balanced"],
             client_industry="自动驾驶 Autonomous driving",
             scenario="感知大模型训练 Perception foundation-model training, 256 GPUs",
@@ -248,8 +248,8 @@ def load(context: dict) -> None:
             site_visit_done=True,
             reference_contacted=True,
         )
-    study.bids.add(bids["balanced"])
-    settings_row = services.evaluation_settings_for(procurement=procurement)
+    study.bids.add(bid_by_key["balanced"])
+    settings_row = evaluation.evaluation_settings_for(procurement=procurement)
     criteria = [
         c
         for s in settings_row.template.sections.prefetch_related("criteria")
@@ -257,10 +257,10 @@ def load(context: dict) -> None:
         for c in s.criteria.all()
     ]
     for username, offset in (("demo-it", 0), ("demo-buyer", -1)):
-        for key, bid in bids.items():
+        for key, bid in bid_by_key.items():
             for criterion in criteria:
                 points = max(0, min(5, _points(SCORES[key], criterion.code) + offset))
-                services.record_score(
+                evaluation.record_score(
                     bid=bid,
                     criterion=criterion,
                     evaluator=users[username],

@@ -3,6 +3,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from . import checklist_default
+from .fields import BID_FIELDS, CASE_STUDY_FIELDS, VENDOR_FIELDS
 from .models import (
     MONITORING_ITEMS,
     SEVERITIES,
@@ -13,7 +14,6 @@ from .models import (
     ChecklistTemplate,
     Vendor,
 )
-from .services import BID_FIELDS, CASE_STUDY_FIELDS, VENDOR_FIELDS
 
 CHANNEL_LABELS = {
     "phone": _("Phone"),

@@ -21,7 +21,18 @@ from clusterbuy.access import (
 from clusterbuy.services import ServiceError
 from clusterbuy.views import render_procurement
 
-from . import caching, comparison, exports, services
+from . import (
+    attachments,
+    audit,
+    checklists,
+    comparison,
+    evaluation,
+    exports,
+    suppliers,
+)
+from . import (
+    bids as bid_services,
+)
 from .forms import (
     CHANNEL_LABELS,
     MONITORING_LABELS,
@@ -75,7 +86,7 @@ def vendor_list(request):
         require(request.user, Capability.EDIT_VENDORS)
         if form.is_valid():
             try:
-                vendor = services.create_vendor(
+                vendor = suppliers.create_vendor(
                     organisation=organisation, **form.cleaned_data
                 )
             except ServiceError as exc:
@@ -99,12 +110,12 @@ def vendor_detail(request, pk):
         if "case-client_industry" in request.POST:
             case_form = CaseStudyForm(request.POST, prefix="case")
             if case_form.is_valid():
-                services.create_case_study(vendor=vendor, **case_form.cleaned_data)
+                suppliers.create_case_study(vendor=vendor, **case_form.cleaned_data)
                 messages.success(request, _("Case study added."))
                 return redirect("vendors:vendor-detail", pk=pk)
         elif form.is_valid():
             try:
-                services.update_vendor(vendor=vendor, **form.cleaned_data)
+                suppliers.update_vendor(vendor=vendor, **form.cleaned_data)
             except ServiceError as exc:
                 vendor.refresh_from_db()
                 _form_error(form, exc)
@@ -137,11 +148,11 @@ def _org_template(request, pk) -> ChecklistTemplate:
 @login_required
 def checklist_list(request):
     organisation = organisation_of(request.user)
-    services.create_default_template(organisation=organisation)
+    checklists.create_default_template(organisation=organisation)
     if request.method == "POST":
         require(request.user, Capability.EDIT_VENDORS)
         try:
-            template = services.create_template(
+            template = checklists.create_template(
                 organisation=organisation, name=request.POST.get("name", "")
             )
         except ServiceError as exc:
@@ -166,14 +177,14 @@ def checklist_list(request):
 @login_required
 def checklist_edit(request, pk):
     template = _org_template(request, pk)
-    locked = services.template_locked(template=template)
+    locked = checklists.template_locked(template=template)
     error = None
     name, rows = template.display_name, None
     if request.method == "POST":
         require(request.user, Capability.EDIT_VENDORS)
         name, rows = parse_checklist_post(request.POST)
         try:
-            services.update_template(
+            checklists.update_template(
                 template=template,
                 name=stored_name(name),
                 sections=None if locked else stored_sections(rows),
@@ -205,7 +216,7 @@ def checklist_edit(request, pk):
 def checklist_copy(request, pk):
     template = _org_template(request, pk)
     require(request.user, Capability.EDIT_VENDORS)
-    copy = services.copy_template(template=template)
+    copy = checklists.copy_template(template=template)
     messages.success(request, _("Copied; this copy is editable."))
     return redirect("vendors:checklist-edit", pk=copy.pk)
 
@@ -216,7 +227,7 @@ def checklist_delete(request, pk):
     template = _org_template(request, pk)
     require(request.user, Capability.EDIT_VENDORS)
     try:
-        services.delete_template(template=template)
+        checklists.delete_template(template=template)
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("vendors:checklist-edit", pk=pk)
@@ -230,7 +241,7 @@ def checklist_delete(request, pk):
 @login_required
 def bids(request, pk):
     procurement = access_procurement(request.user, pk)
-    result = caching.comparison_context(procurement=procurement, user=request.user)[
+    result = comparison.comparison_context(procurement=procurement, user=request.user)[
         "result"
     ]
     row = result.settings
@@ -255,8 +266,8 @@ def bids(request, pk):
             "vendors": Vendor.objects.for_user(request.user)
             if can(request.user, Capability.EDIT_VENDORS)
             else [],
-            "technical_evaluator": services.is_technical_evaluator(request.user),
-            "submitted": services.has_submitted(
+            "technical_evaluator": evaluation.is_technical_evaluator(request.user),
+            "submitted": evaluation.has_submitted(
                 procurement=procurement, user=request.user
             ),
         },
@@ -275,12 +286,12 @@ def bid_form(request, pk, bid_pk=None):
         values = form.service_values()
         try:
             if bid is None:
-                bid = services.create_bid(
+                bid = bid_services.create_bid(
                     procurement=procurement, user=request.user, **values
                 )
             else:
                 bid.refresh_from_db()
-                services.update_bid(bid=bid, user=request.user, **values)
+                bid_services.update_bid(bid=bid, user=request.user, **values)
         except ServiceError as exc:
             _form_error(form, exc)
         else:
@@ -322,7 +333,7 @@ def bid_detail(request, pk, bid_pk):
     sections = ChecklistSection.objects.filter(
         template_id=result.settings.template_id
     ).prefetch_related("criteria")
-    visibility = services.visibility_context(procurement, request.user)
+    visibility = evaluation.visibility_context(procurement, request.user)
     return render_procurement(
         request,
         procurement,
@@ -337,7 +348,7 @@ def bid_detail(request, pk, bid_pk):
             "my_scores": my_scores,
             "line_form": LineItemForm(),
             "upload_form": UploadForm(),
-            "audit": services.visible_audit(
+            "audit": audit.visible_audit(
                 bid.audit.select_related("actor")[:100],
                 hide_prices=visibility["hide_prices"],
                 blind=result.blind,
@@ -358,7 +369,7 @@ def bid_detail(request, pk, bid_pk):
 def bid_delete(request, pk, bid_pk):
     procurement = access_procurement(request.user, pk, Capability.EDIT_VENDORS)
     try:
-        services.delete_bid(bid=_bid(procurement, bid_pk))
+        bid_services.delete_bid(bid=_bid(procurement, bid_pk))
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("vendors:bid-detail", pk=pk, bid_pk=bid_pk)
@@ -373,7 +384,7 @@ def line_item_add(request, pk, bid_pk):
     bid = _bid(procurement, bid_pk)
     form = LineItemForm(request.POST)
     if form.is_valid():
-        services.add_line_item(bid=bid, user=request.user, **form.cleaned_data)
+        bid_services.add_line_item(bid=bid, user=request.user, **form.cleaned_data)
         messages.success(request, _("Line item added."))
     else:
         messages.error(
@@ -393,7 +404,7 @@ def line_item_add(request, pk, bid_pk):
 def line_item_delete(request, pk, bid_pk, item_pk):
     procurement = access_procurement(request.user, pk, Capability.EDIT_VENDORS)
     bid = _bid(procurement, bid_pk)
-    services.delete_line_item(
+    bid_services.delete_line_item(
         item=get_object_or_404(BidLineItem, bid=bid, pk=item_pk), user=request.user
     )
     return redirect("vendors:bid-detail", pk=pk, bid_pk=bid_pk)
@@ -410,7 +421,7 @@ def line_item_import(request, pk, bid_pk):
     else:
         upload = form.cleaned_data["file"]
         try:
-            items = services.import_line_items(
+            items = bid_services.import_line_items(
                 bid=bid, fileobj=upload, filename=upload.name, user=request.user
             )
         except LineItemImportError as exc:
@@ -454,7 +465,7 @@ def attachment_upload(request, pk, bid_pk):
     form = UploadForm(request.POST, request.FILES)
     if form.is_valid():
         try:
-            services.add_attachment(
+            attachments.add_attachment(
                 bid=bid, user=request.user, upload=form.cleaned_data["file"]
             )
         except ServiceError as exc:
@@ -486,7 +497,7 @@ def attachment_download(request, pk, bid_pk, attachment_pk):
 def score(request, pk, bid_pk):
     procurement = access_procurement(request.user, pk, Capability.SCORE_BIDS)
     bid = _bid(procurement, bid_pk)
-    row = services.evaluation_settings_for(procurement=procurement)
+    row = evaluation.evaluation_settings_for(procurement=procurement)
     criteria = {
         c.pk: c
         for s in ChecklistSection.objects.filter(
@@ -501,7 +512,7 @@ def score(request, pk, bid_pk):
         if raw == "":
             continue
         try:
-            services.record_score(
+            evaluation.record_score(
                 bid=bid,
                 criterion=criterion,
                 evaluator=request.user,
@@ -521,7 +532,7 @@ def score(request, pk, bid_pk):
 @require_POST
 def submit_scores(request, pk):
     procurement = access_procurement(request.user, pk, Capability.SCORE_BIDS)
-    services.submit_technical_scores(procurement=procurement, evaluator=request.user)
+    evaluation.submit_technical_scores(procurement=procurement, evaluator=request.user)
     messages.success(request, _("Technical scores submitted."))
     return redirect("vendors:bids", pk=pk)
 
@@ -535,7 +546,7 @@ def evaluation_settings(request, pk):
     form = EvaluationSettingsForm(request.POST, organisation=procurement.organisation)
     if form.is_valid():
         try:
-            services.update_evaluation_settings(
+            evaluation.update_evaluation_settings(
                 procurement=procurement, user=request.user, **form.service_values()
             )
         except ServiceError as exc:
@@ -563,7 +574,7 @@ def _weights_from(request, sections) -> dict:
 def _comparison_context(request, procurement, weights=None):
     if not weights:
         context = dict(
-            caching.comparison_context(procurement=procurement, user=request.user)
+            comparison.comparison_context(procurement=procurement, user=request.user)
         )
         context["weights_form"] = weights_form_class(context["result"].sections)()
         return context
@@ -598,7 +609,7 @@ def comparison_weights(request, pk):
     procurement = access_procurement(request.user, pk)
     sections = list(
         ChecklistSection.objects.filter(
-            template_id=services.evaluation_settings_for(
+            template_id=evaluation.evaluation_settings_for(
                 procurement=procurement
             ).template_id
         )
@@ -607,7 +618,7 @@ def comparison_weights(request, pk):
         weights = _weights_from(request, sections)
         if "save" in request.POST:
             require(request.user, Capability.SCORE_BIDS)
-            services.save_section_weights(
+            evaluation.save_section_weights(
                 procurement=procurement, user=request.user, weights=weights
             )
             messages.success(request, _("Weights saved."))
@@ -652,7 +663,7 @@ def decision(request, pk):
     form = DecisionForm(request.POST, procurement=procurement)
     if form.is_valid():
         try:
-            services.record_decision(
+            evaluation.record_decision(
                 procurement=procurement, user=request.user, **form.cleaned_data
             )
         except ServiceError as exc:

@@ -170,7 +170,7 @@ def _load_org_b() -> dict:
     from clusterbuy.models import Procurement
     from sizing.models import SizingPlan, Workload
     from tco.models import TcoRun, TcoScenario
-    from vendors import services as vendor_services
+    from vendors import attachments, checklists, evaluation, suppliers
     from vendors.models import Bid, BidAttachment, CaseStudy, ChecklistTemplate
 
     call_command("load_catalog", verbosity=0)
@@ -186,19 +186,19 @@ def _load_org_b() -> dict:
     assert bid is not None, "load_demo should give the procurement a bid with lines"
     attachment = BidAttachment.objects.filter(bid=bid).first()
     if attachment is None:
-        attachment = vendor_services.add_attachment(
+        attachment = attachments.add_attachment(
             bid=bid,
             user=admin,
             upload=SimpleUploadedFile("quote.pdf", b"%PDF-1.4\n% quote\n%%EOF\n"),
         )
     case_study = CaseStudy.objects.filter(vendor=bid.vendor).first()
     if case_study is None:
-        case_study = vendor_services.create_case_study(
+        case_study = suppliers.create_case_study(
             vendor=bid.vendor, client_industry="Isolation check"
         )
     template = ChecklistTemplate.objects.filter(organisation=organisation).first()
     if template is None:
-        template = vendor_services.create_default_template(organisation=organisation)
+        template = checklists.create_default_template(organisation=organisation)
     objects = {
         "procurement": procurement,
         "workload": Workload.objects.filter(procurement=procurement).first(),
@@ -213,7 +213,7 @@ def _load_org_b() -> dict:
         "checklist_template": template,
     }
     if not hasattr(procurement, "vendor_decision"):
-        vendor_services.record_decision(
+        evaluation.record_decision(
             procurement=procurement, user=admin, bid=bid, rationale="Isolation check"
         )
     missing = [k for k, v in objects.items() if v is None]

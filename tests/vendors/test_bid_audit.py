@@ -6,7 +6,7 @@ from decimal import Decimal
 from django.urls import reverse
 
 from tests.vendors.test_support import line, make_bid, make_vendor
-from vendors import services
+from vendors import bids, evaluation
 from vendors.importing import build_template_csv
 from vendors.models import AuditEntry
 
@@ -23,7 +23,7 @@ def test_changed_bid_fields_are_audited_with_old_and_new_values(
     org, procurement, buyer
 ):
     bid = make_bid(procurement, make_vendor(org))
-    services.update_bid(
+    bids.update_bid(
         bid=bid,
         user=buyer,
         gpu_count=56,  # changed
@@ -40,7 +40,7 @@ def test_changed_bid_fields_are_audited_with_old_and_new_values(
 
 def test_line_items_added_removed_and_replaced_are_audited(org, procurement, buyer):
     bid = make_bid(procurement, make_vendor(org), lines=[line("gpu_servers", 8, 1000)])
-    item = services.add_line_item(
+    item = bids.add_line_item(
         bid=bid,
         user=buyer,
         category="network",
@@ -49,8 +49,8 @@ def test_line_items_added_removed_and_replaced_are_audited(org, procurement, buy
         unit_price=Decimal("500.50"),
         recurring=False,
     )
-    services.delete_line_item(item=item, user=buyer)
-    services.update_bid(
+    bids.delete_line_item(item=item, user=buyer)
+    bids.update_bid(
         bid=bid, user=buyer, line_items=[line("support", 1, 300, recurring=True)]
     )
     entries = bid_entries(bid, "line_item")
@@ -69,7 +69,7 @@ def test_line_items_added_removed_and_replaced_are_audited(org, procurement, buy
 def test_imported_line_items_are_audited(org, procurement, buyer):
     bid = make_bid(procurement, make_vendor(org), lines=[])
     sheet = build_template_csv()
-    services.import_line_items(
+    bids.import_line_items(
         bid=bid, fileobj=io.BytesIO(sheet), filename="quote.csv", user=buyer
     )
     (entry,) = bid_entries(bid, "line_item")
@@ -116,7 +116,7 @@ def test_sealed_evaluator_sees_line_item_changes_without_prices(
     bid = make_bid(
         procurement, make_vendor(org), lines=[line("gpu_servers", 8, 1234567)]
     )
-    services.update_evaluation_settings(
+    evaluation.update_evaluation_settings(
         procurement=procurement, user=buyer, sealed_envelope=True
     )
     html = (

@@ -4,13 +4,13 @@ import pytest
 from django.urls import reverse
 
 from tests.vendors.test_support import make_bid, make_vendor
-from vendors import checklist_default, services
+from vendors import checklist_default, checklists, evaluation
 from vendors.models import ChecklistCriterion, ChecklistSection, ChecklistTemplate
 
 
 @pytest.fixture
 def template(org):
-    return services.create_default_template(organisation=org)
+    return checklists.create_default_template(organisation=org)
 
 
 def editor_post(template, **changes):
@@ -137,11 +137,11 @@ def test_scored_checklist_is_locked_and_copy_makes_an_editable_version(
     client_for, buyer, it_lead, org, procurement
 ):
     bid = make_bid(procurement, make_vendor(org))
-    row = services.evaluation_settings_for(procurement=procurement)
+    row = evaluation.evaluation_settings_for(procurement=procurement)
     criterion = ChecklistCriterion.objects.get(
         section__template=row.template, code="arch_data"
     )
-    services.record_score(bid=bid, criterion=criterion, evaluator=it_lead, points=4)
+    evaluation.record_score(bid=bid, criterion=criterion, evaluator=it_lead, points=4)
     client = client_for(buyer)
     url = reverse("vendors:checklist-edit", args=[row.template_id])
     html = client.get(url).content.decode()
@@ -156,7 +156,7 @@ def test_scored_checklist_is_locked_and_copy_makes_an_editable_version(
     assert response["Location"] == reverse("vendors:checklist-edit", args=[copy.pk])
     assert copy.sections.count() == 7
     assert copy.sections.get(code="architecture").title == "Architecture"
-    assert not services.template_locked(template=copy)
+    assert not checklists.template_locked(template=copy)
 
 
 def test_translated_default_title_posted_back_is_stored_as_the_msgid(
@@ -180,7 +180,7 @@ def test_comparison_page_links_the_checklist_editor(
     client_for, buyer, org, procurement
 ):
     make_bid(procurement, make_vendor(org))
-    row = services.evaluation_settings_for(procurement=procurement)
+    row = evaluation.evaluation_settings_for(procurement=procurement)
     html = (
         client_for(buyer)
         .get(reverse("vendors:comparison", args=[procurement.pk]))

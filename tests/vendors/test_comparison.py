@@ -5,7 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.vendors.test_support import line, make_bid, make_vendor, three_bids
-from vendors import comparison, services
+from vendors import comparison, evaluation, plan_facts
 
 PLAN = {
     "gpu_count": 64,
@@ -31,9 +31,9 @@ PLAN = {
 
 @pytest.fixture
 def with_plan(monkeypatch):
-    monkeypatch.setattr(services, "plan_summary", lambda *, procurement: PLAN)
+    monkeypatch.setattr(plan_facts, "plan_summary", lambda *, procurement: PLAN)
     monkeypatch.setattr(
-        services,
+        plan_facts,
         "training_lower_bound_days",
         lambda *, procurement, accelerator_key, gpu_count: 640.0 / gpu_count,
     )
@@ -153,7 +153,7 @@ def test_compliance_against_the_plan_side_by_side(
 def test_no_sizing_plan_makes_every_compliance_item_a_warning(
     monkeypatch, api_for, buyer, org, procurement
 ):
-    monkeypatch.setattr(services, "plan_summary", lambda *, procurement: None)
+    monkeypatch.setattr(plan_facts, "plan_summary", lambda *, procurement: None)
     make_bid(procurement, make_vendor(org))
     entry = next(iter(entries(api_for(buyer), procurement).values()))
     assert {i["status"] for i in entry["compliance"]} == {"warn"}
@@ -162,12 +162,12 @@ def test_no_sizing_plan_makes_every_compliance_item_a_warning(
 
 
 def _score_all(bid, user, points_by_section):
-    row = services.evaluation_settings_for(procurement=bid.procurement)
+    row = evaluation.evaluation_settings_for(procurement=bid.procurement)
     for section in row.template.sections.prefetch_related("criteria"):
         if section.auto_price:
             continue
         for criterion in section.criteria.all():
-            services.record_score(
+            evaluation.record_score(
                 bid=bid,
                 criterion=criterion,
                 evaluator=user,
@@ -199,7 +199,7 @@ def test_changing_a_section_weight_changes_the_rank(org, procurement, it_lead, b
     }
     assert ranks["Alpha"] in (1, 2)
     # Trying weights does not save them.
-    row = services.evaluation_settings_for(procurement=procurement)
+    row = evaluation.evaluation_settings_for(procurement=procurement)
     assert row.section_weights == {}
 
 
@@ -229,7 +229,7 @@ def test_comparison_query_count_does_not_grow_with_bids(
     bids = [make_bid(procurement, make_vendor(org, f"V{i}")) for i in range(2)]
     for bid in bids:
         _score_all(bid, it_lead, {})
-    services.evaluation_settings_for(procurement=procurement)
+    evaluation.evaluation_settings_for(procurement=procurement)
     two = _queries(procurement, buyer)
     more = [make_bid(procurement, make_vendor(org, f"W{i}")) for i in range(8)]
     for bid in more:

@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.vendors.test_support import make_bid, make_vendor, three_bids
-from vendors import caching, comparison, services
+from vendors import bids, caching, comparison, evaluation
 
 
 @pytest.fixture(autouse=True)
@@ -44,7 +44,7 @@ def test_a_bid_change_invalidates_the_cached_comparison(
     client = client_for(buyer)
     assert "Old Name Ltd" in _get(client, procurement)
     version = caching.comparison_version()
-    services.add_line_item(
+    bids.add_line_item(
         bid=bid,
         user=buyer,
         category="storage",
@@ -68,7 +68,7 @@ def test_blind_grading_viewer_never_gets_names_from_the_cache(
     client_for, buyer, it_lead, org, procurement
 ):
     three_bids(procurement, org)
-    services.update_evaluation_settings(
+    evaluation.update_evaluation_settings(
         procurement=procurement, user=buyer, blind_grading=True
     )
     # The buyer (manages vendors) sees names and fills the cache first.
@@ -83,7 +83,7 @@ def test_sealed_envelope_evaluator_never_gets_prices_from_the_cache(
     client_for, buyer, it_lead, org, procurement
 ):
     three_bids(procurement, org)
-    services.update_evaluation_settings(
+    evaluation.update_evaluation_settings(
         procurement=procurement, user=buyer, sealed_envelope=True
     )
     _get(client_for(buyer), procurement)

@@ -8,14 +8,14 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.vendors.test_support import make_bid, make_vendor, three_bids
-from vendors import comparison, exports, services
+from vendors import comparison, evaluation, exports
 
 
 def test_weights_form_and_rows_show_default_titles_translated_and_edits_as_typed(
     client_for, buyer, org, procurement
 ):
     make_bid(procurement, make_vendor(org))
-    row = services.evaluation_settings_for(procurement=procurement)
+    row = evaluation.evaluation_settings_for(procurement=procurement)
     edited = row.template.sections.get(code="team")
     edited.title = "Price"  # typed by a user; also a msgid, but must not translate
     edited.save()

@@ -1,5 +1,5 @@
 from tests.vendors.test_support import make_bid, make_vendor, three_bids
-from vendors import services
+from vendors import evaluation, suppliers
 from vendors.models import AuditEntry, Decision, Score
 
 
@@ -45,12 +45,12 @@ def test_viewer_cannot_score(api_for, viewer, org, procurement):
 def test_audit_trail_records_every_score_change(org, procurement, it_lead):
     bid = make_bid(procurement, make_vendor(org))
     criterion = (
-        services.evaluation_settings_for(procurement=procurement)
+        evaluation.evaluation_settings_for(procurement=procurement)
         .template.sections.get(code="architecture")
         .criteria.get(code="arch_data")
     )
-    services.record_score(bid=bid, criterion=criterion, evaluator=it_lead, points=3)
-    services.record_score(bid=bid, criterion=criterion, evaluator=it_lead, points=5)
+    evaluation.record_score(bid=bid, criterion=criterion, evaluator=it_lead, points=3)
+    evaluation.record_score(bid=bid, criterion=criterion, evaluator=it_lead, points=5)
     entries = list(AuditEntry.objects.filter(bid=bid, action="score").order_by("id"))
     assert [
         (e.action, e.target, e.old_value, e.new_value, e.actor) for e in entries
@@ -114,7 +114,7 @@ def test_blind_grading_hides_names_on_the_comparison_page(
     from django.urls import reverse
 
     three_bids(procurement, org)
-    services.update_evaluation_settings(
+    evaluation.update_evaluation_settings(
         procurement=procurement, user=buyer, blind_grading=True
     )
     html = (
@@ -129,7 +129,7 @@ def test_sealed_envelope_hides_prices_from_technical_evaluator_until_submitted(
     api_for, buyer, it_lead, org, procurement
 ):
     three_bids(procurement, org)
-    services.update_evaluation_settings(
+    evaluation.update_evaluation_settings(
         procurement=procurement, user=buyer, sealed_envelope=True
     )
     api = api_for(it_lead)
@@ -170,16 +170,16 @@ def test_technical_threshold_excludes_bids_before_price(
             }
         ],
     )
-    template = services.evaluation_settings_for(procurement=procurement).template
+    template = evaluation.evaluation_settings_for(procurement=procurement).template
     for section in template.sections.filter(auto_price=False):
         for criterion in section.criteria.all():
-            services.record_score(
+            evaluation.record_score(
                 bid=good, criterion=criterion, evaluator=it_lead, points=4
             )
-            services.record_score(
+            evaluation.record_score(
                 bid=weak, criterion=criterion, evaluator=it_lead, points=1
             )
-    services.update_evaluation_settings(
+    evaluation.update_evaluation_settings(
         procurement=procurement,
         user=buyer,
         sealed_envelope=True,
@@ -227,6 +227,6 @@ def test_decision_needs_a_rationale(api_for, manager, org, procurement):
 
 
 def test_shortlist_stage_check_needs_three_to_five_vendors(org, procurement):
-    assert services.shortlist_check(procurement).ok is False
+    assert suppliers.shortlist_check(procurement).ok is False
     three_bids(procurement, org)
-    assert services.shortlist_check(procurement).ok is True
+    assert suppliers.shortlist_check(procurement).ok is True

@@ -5,7 +5,7 @@ from decimal import Decimal
 from django.urls import reverse
 
 from tests.vendors.test_support import make_bid, make_vendor, three_bids
-from vendors import services
+from vendors import bids
 from vendors.models import BidLineItem
 
 
@@ -46,7 +46,7 @@ def test_audit_trail_shows_the_category_label_not_its_code(
     client_for, buyer, org, procurement
 ):
     bid = make_bid(procurement, make_vendor(org), lines=[])
-    services.add_line_item(
+    bids.add_line_item(
         bid=bid,
         user=buyer,
         category="gpu_servers",

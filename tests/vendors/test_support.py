@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from vendors import services
+from vendors import bids, suppliers
 
 BALANCED_TEXT = (
     "针对贵司在上海本地机房的 70B 大模型继续预训练与推理服务，我们设计了计算、网络、存储均衡的方案："
@@ -38,7 +38,7 @@ BALANCED_LINES = [
 
 
 def make_vendor(org, name="Balanced Systems", **values):
-    return services.create_vendor(organisation=org, name=name, **values)
+    return suppliers.create_vendor(organisation=org, name=name, **values)
 
 
 def make_bid(procurement, vendor, *, lines=None, **values):
@@ -56,7 +56,7 @@ def make_bid(procurement, vendor, *, lines=None, **values):
         "warranty_years": Decimal(3),
     }
     defaults.update(values)
-    return services.create_bid(
+    return bids.create_bid(
         procurement=procurement,
         vendor=vendor,
         line_items=BALANCED_LINES if lines is None else lines,

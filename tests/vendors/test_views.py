@@ -2,7 +2,7 @@ import pytest
 from django.urls import reverse
 
 from tests.vendors.test_support import make_bid, make_vendor, three_bids
-from vendors import services
+from vendors import evaluation
 
 
 @pytest.fixture
@@ -40,7 +40,7 @@ def test_htmx_weights_recompute_without_saving(client_for, buyer, procurement, b
     )
     assert response.status_code == 200
     assert "<table" in response.content.decode()
-    row = services.evaluation_settings_for(procurement=procurement)
+    row = evaluation.evaluation_settings_for(procurement=procurement)
     assert row.section_weights == {}
 
 
@@ -50,7 +50,7 @@ def test_save_weights_writes_an_audit_entry(client_for, buyer, procurement, bids
         {"w_price": "30", "save": "1"},
         HTTP_HX_REQUEST="true",
     )
-    row = services.evaluation_settings_for(procurement=procurement)
+    row = evaluation.evaluation_settings_for(procurement=procurement)
     assert row.section_weights["price"] == 30.0
     entry = procurement.vendor_audit.get(action="weight")
     assert (entry.target, entry.old_value, entry.new_value) == (

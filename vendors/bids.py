@@ -1,0 +1,306 @@
+"""Use cases of bids and their line items: create, update, delete, replace-all import,
+one line at a time; every change lands in the audit trail.
+
+Refusals raise `clusterbuy.services.ServiceError` with the field at fault.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any, BinaryIO
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from clusterbuy.models import Procurement
+from clusterbuy.services import ServiceError
+from sizing.models import Accelerator
+
+from .audit import record_audit
+from .caching import bump_comparison_version
+from .fields import BID_FIELDS
+from .importing import parse_line_items
+from .models import (
+    SEVERITIES,
+    AuditAction,
+    AuditEntry,
+    Bid,
+    BidLineItem,
+    CaseStudy,
+    Decision,
+    Vendor,
+)
+
+
+def _check_accelerator(key: str) -> None:
+    if not key:
+        raise ServiceError(_("Choose an accelerator."), field="accelerator")
+    if not Accelerator.objects.exists():
+        return  # no catalog loaded: accept the key as given
+    if not Accelerator.objects.filter(key=key).exists():
+        raise ServiceError(
+            _("Unknown accelerator %(key)s: use a key from the hardware catalog.")
+            % {"key": key},
+            field="accelerator",
+        )
+
+
+def _clean_lists(values: dict) -> None:
+    if "response_hours" in values and values["response_hours"]:
+        hours = values["response_hours"]
+        if not isinstance(hours, dict) or set(hours) - set(SEVERITIES):
+            raise ServiceError(
+                _("Response times are given per severity: sev1, sev2, sev3."),
+                field="response_hours",
+            )
+        for severity, value in hours.items():
+            try:
+                number = float(value)
+            except (TypeError, ValueError):
+                number = -1
+            if number < 0:
+                raise ServiceError(
+                    _("Response time for %(sev)s must be a number of hours.")
+                    % {"sev": severity},
+                    field="response_hours",
+                )
+            hours[severity] = number
+
+
+def _write_line_items(bid: Bid, items: Iterable[dict]) -> list[BidLineItem]:
+    bid.line_items.all().delete()
+    rows = [
+        BidLineItem(
+            bid=bid,
+            position=index,
+            category=item["category"],
+            description=item["description"],
+            quantity=Decimal(item["quantity"]),
+            unit_price=Decimal(item["unit_price"]),
+            recurring=bool(item.get("recurring", False)),
+        )
+        for index, item in enumerate(items)
+    ]
+    created = BidLineItem.objects.bulk_create(rows)
+    bump_comparison_version()
+    return created
+
+
+def _save_bid(bid: Bid) -> Bid:
+    _check_accelerator(bid.accelerator)
+    try:
+        with transaction.atomic():
+            bid.save()
+    except IntegrityError as exc:
+        raise ServiceError(
+            _("This vendor already has a bid on this procurement."), field="vendor"
+        ) from exc
+    return bid
+
+
+def _audit_value(value: Any) -> Any:
+    """Comparable, readable form of a bid field for the audit trail."""
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral() else value.normalize()
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, Vendor):
+        return value.name
+    return value
+
+
+def describe_line_item(item: BidLineItem) -> str:
+    """One line item as the audit trail shows it."""
+    per_year = " /yr" if item.recurring else ""
+    return (
+        f"{item.category} · {item.description} · {item.quantity.normalize():f} x "
+        f"{item.unit_price:,.2f}{per_year}"
+    )
+
+
+def _describe_items(items: Iterable[BidLineItem]) -> str:
+    return "\n".join(describe_line_item(li) for li in items)
+
+
+def _audit_line_items(
+    *, bid: Bid, user, target: str, old: str, new: str
+) -> AuditEntry | None:
+    if old == new:
+        return None
+    return record_audit(
+        procurement=bid.procurement,
+        bid=bid,
+        actor=user,
+        action=AuditAction.LINE_ITEM,
+        target=target[:200],
+        old=old,
+        new=new,
+    )
+
+
+@transaction.atomic
+def create_bid(
+    *,
+    procurement: Procurement,
+    vendor: Vendor,
+    user=None,
+    line_items: Iterable[dict] = (),
+    case_studies: Iterable[CaseStudy] = (),
+    **values,
+) -> Bid:
+    if vendor.organisation_id != procurement.organisation_id:
+        raise ServiceError(_("No such vendor."), field="vendor")
+    _clean_lists(values)
+    bid = Bid(
+        procurement=procurement,
+        vendor=vendor,
+        created_by=user,
+        **{k: v for k, v in values.items() if k in BID_FIELDS},
+    )
+    _save_bid(bid)
+    items = _write_line_items(bid, line_items)
+    link_case_studies(bid=bid, case_studies=case_studies)
+    record_audit(
+        procurement=procurement,
+        bid=bid,
+        actor=user,
+        action=AuditAction.BID,
+        target="created",
+        old=None,
+        new=f"{vendor.name} · {bid.accelerator} x {bid.gpu_count}",
+    )
+    _audit_line_items(
+        bid=bid, user=user, target="line_items", old="", new=_describe_items(items)
+    )
+    return bid
+
+
+@transaction.atomic
+def update_bid(
+    *,
+    bid: Bid,
+    user=None,
+    vendor: Vendor | None = None,
+    line_items: Iterable[dict] | None = None,
+    case_studies: Iterable[CaseStudy] | None = None,
+    **values,
+) -> Bid:
+    """Change a bid's fields (and optionally replace its line items); every changed
+    field and the line-item replacement are written to the audit trail."""
+    changes: list[tuple[str, Any, Any]] = []
+    if vendor is not None:
+        if vendor.organisation_id != bid.procurement.organisation_id:
+            raise ServiceError(_("No such vendor."), field="vendor")
+        if vendor.pk != bid.vendor_id:
+            changes.append(("vendor", bid.vendor.name, vendor.name))
+        bid.vendor = vendor
+    _clean_lists(values)
+    for key, value in values.items():
+        if key in BID_FIELDS:
+            old = _audit_value(getattr(bid, key))
+            if old != _audit_value(value):
+                changes.append((key, old, _audit_value(value)))
+            setattr(bid, key, value)
+    _save_bid(bid)
+    for field, old, new in changes:
+        record_audit(
+            procurement=bid.procurement,
+            bid=bid,
+            actor=user,
+            action=AuditAction.BID,
+            target=field,
+            old=old,
+            new=new,
+        )
+    if line_items is not None:
+        before = _describe_items(bid.line_items.all())
+        items = _write_line_items(bid, line_items)
+        _audit_line_items(
+            bid=bid,
+            user=user,
+            target="line_items",
+            old=before,
+            new=_describe_items(items),
+        )
+    if case_studies is not None:
+        link_case_studies(bid=bid, case_studies=case_studies)
+    return bid
+
+
+def delete_bid(*, bid: Bid) -> None:
+    decision = Decision.objects.filter(bid=bid).first()
+    if decision is not None:
+        raise ServiceError(
+            _("This bid was chosen in the decision; change the decision first."),
+            field="bid",
+        )
+    bid.delete()
+
+
+def link_case_studies(*, bid: Bid, case_studies: Iterable[CaseStudy]) -> None:
+    studies = list(case_studies)
+    for study in studies:
+        if study.vendor_id != bid.vendor_id:
+            raise ServiceError(
+                _("A case study must belong to the bid's vendor."),
+                field="case_studies",
+            )
+    bid.case_studies.set(studies)
+
+
+@transaction.atomic
+def import_line_items(
+    *, bid: Bid, fileobj: BinaryIO, filename: str, replace: bool = True, user=None
+) -> list[BidLineItem]:
+    """Import a line-item sheet, all or nothing (raises LineItemImportError)."""
+    rows = parse_line_items(fileobj, filename)
+    before = _describe_items(bid.line_items.all()) if replace else ""
+    if replace:
+        bid.line_items.all().delete()
+        start = 0
+    else:
+        start = bid.line_items.count()
+    items = [
+        BidLineItem(
+            bid=bid,
+            position=start + index,
+            category=row.category,
+            description=row.description[:500],
+            quantity=row.quantity,
+            unit_price=row.unit_price,
+            recurring=row.recurring,
+        )
+        for index, row in enumerate(rows)
+    ]
+    for item in items:
+        item.full_clean(exclude=["bid"])
+    created = BidLineItem.objects.bulk_create(items)
+    bump_comparison_version()
+    _audit_line_items(
+        bid=bid,
+        user=user,
+        target=f"imported: {filename}",
+        old=before,
+        new=_describe_items(created),
+    )
+    return created
+
+
+@transaction.atomic
+def add_line_item(*, bid: Bid, user=None, **values) -> BidLineItem:
+    item = BidLineItem(bid=bid, position=bid.line_items.count(), **values)
+    item.full_clean(exclude=["bid"])
+    item.save()
+    _audit_line_items(
+        bid=bid, user=user, target="added", old="", new=describe_line_item(item)
+    )
+    return item
+
+
+@transaction.atomic
+def delete_line_item(*, item: BidLineItem, user=None) -> None:
+    _audit_line_items(
+        bid=item.bid, user=user, target="removed", old=describe_line_item(item), new=""
+    )
+    item.delete()

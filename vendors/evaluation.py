@@ -1,0 +1,307 @@
+"""Evaluation of the bids: settings (blind grading, sealed envelope, threshold,
+weights), evaluators' scores, the technical submission and the decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from clusterbuy.access import Capability, can
+from clusterbuy.models import Procurement
+from clusterbuy.services import ServiceError
+
+from .audit import record_audit
+from .checklists import create_default_template
+from .models import (
+    AuditAction,
+    Bid,
+    ChecklistCriterion,
+    ChecklistSection,
+    Decision,
+    EvaluationSettings,
+    Score,
+    TechnicalSubmission,
+)
+
+
+def evaluation_settings_for(*, procurement: Procurement) -> EvaluationSettings:
+    """The procurement's evaluation settings, created with the default checklist."""
+    settings_row = (
+        EvaluationSettings.objects.filter(procurement=procurement)
+        .select_related("template")
+        .first()
+    )
+    if settings_row is not None and settings_row.template_id is not None:
+        return settings_row
+    template = create_default_template(organisation=procurement.organisation)
+    settings_row, _created = EvaluationSettings.objects.get_or_create(
+        procurement=procurement, defaults={"template": template}
+    )
+    if settings_row.template_id is None:
+        settings_row.template = template
+        settings_row.save(update_fields=["template"])
+    return settings_row
+
+
+SETTINGS_FIELDS = (
+    "blind_grading",
+    "sealed_envelope",
+    "technical_threshold",
+    "scoring_closed",
+    "template",
+)
+
+
+@transaction.atomic
+def update_evaluation_settings(
+    *, procurement: Procurement, user, **values
+) -> EvaluationSettings:
+    row = evaluation_settings_for(procurement=procurement)
+    template = values.get("template")
+    if template is not None and template.organisation_id != procurement.organisation_id:
+        raise ServiceError(_("No such checklist."), field="template")
+    if (
+        template is not None
+        and template.pk != row.template_id
+        and Score.objects.filter(bid__procurement=procurement).exists()
+    ):
+        raise ServiceError(
+            _("Bids were already scored; the checklist can no longer change."),
+            field="template",
+        )
+    threshold = values.get("technical_threshold")
+    if threshold is not None and not 0 <= threshold <= 100:
+        raise ServiceError(
+            _("The technical threshold is between 0 and 100."),
+            field="technical_threshold",
+        )
+    for field in SETTINGS_FIELDS:
+        if field not in values:
+            continue
+        old = getattr(row, field)
+        new = values[field]
+        if old != new:
+            record_audit(
+                procurement=procurement,
+                actor=user,
+                action=AuditAction.SETTINGS,
+                target=field,
+                old=old,
+                new=new,
+            )
+            setattr(row, field, new)
+    row.save()
+    return row
+
+
+def section_weights(
+    settings_row: EvaluationSettings, sections: Iterable[ChecklistSection]
+) -> dict[str, float]:
+    """Effective weight of every section: the procurement's override or the template's."""
+    override = settings_row.section_weights or {}
+    return {s.code: float(override.get(s.code, s.weight)) for s in sections}
+
+
+def clean_section_weights(
+    weights: dict[str, Any], sections: Iterable[ChecklistSection]
+) -> dict[str, float]:
+    known = {s.code for s in sections}
+    cleaned: dict[str, float] = {}
+    for code, value in weights.items():
+        if code not in known:
+            raise ServiceError(
+                _("Unknown section %(code)s.") % {"code": code}, field="weights"
+            )
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            number = -1.0
+        if not 0 <= number <= 1000:
+            raise ServiceError(
+                _("Weights are numbers between 0 and 1000."), field="weights"
+            )
+        cleaned[code] = number
+    if cleaned and sum(cleaned.values()) <= 0:
+        raise ServiceError(_("Weights must not all be zero."), field="weights")
+    return cleaned
+
+
+@transaction.atomic
+def save_section_weights(
+    *, procurement: Procurement, user, weights: dict[str, Any]
+) -> dict[str, float]:
+    row = evaluation_settings_for(procurement=procurement)
+    sections = list(row.template.sections.all())
+    cleaned = clean_section_weights(weights, sections)
+    old = section_weights(row, sections)
+    new = {**old, **cleaned}
+    for code in new:
+        if old.get(code) != new[code]:
+            record_audit(
+                procurement=procurement,
+                actor=user,
+                action=AuditAction.WEIGHT,
+                target=f"section:{code}",
+                old=old.get(code),
+                new=new[code],
+            )
+    row.section_weights = new
+    row.save(update_fields=["section_weights"])
+    return new
+
+
+def is_technical_evaluator(user) -> bool:
+    """Scores bids but neither manages vendors nor decides: the IT lead's seat."""
+    return (
+        can(user, Capability.SCORE_BIDS)
+        and not can(user, Capability.EDIT_VENDORS)
+        and not can(user, Capability.DECIDE)
+    )
+
+
+def has_submitted(*, procurement: Procurement, user) -> bool:
+    return TechnicalSubmission.objects.filter(
+        procurement=procurement, evaluator=user
+    ).exists()
+
+
+@transaction.atomic
+def record_score(
+    *,
+    bid: Bid,
+    criterion: ChecklistCriterion,
+    evaluator,
+    points: int,
+    note: str = "",
+) -> Score:
+    """Create or change one evaluator's mark (0-5) on one criterion, with an audit row."""
+    procurement = bid.procurement
+    row = evaluation_settings_for(procurement=procurement)
+    if row.scoring_closed:
+        raise ServiceError(_("Scoring is closed."), field="points")
+    if criterion.section.template_id != row.template_id:
+        raise ServiceError(_("No such criterion."), field="criterion")
+    if criterion.section.auto_price:
+        raise ServiceError(
+            _("The price section is scored from the normalised TCO."),
+            field="criterion",
+        )
+    if not isinstance(points, int) or not 0 <= points <= 5:
+        raise ServiceError(_("Points are a whole number from 0 to 5."), field="points")
+    if row.sealed_envelope and has_submitted(procurement=procurement, user=evaluator):
+        raise ServiceError(
+            _("You have submitted your technical scores; they can no longer change."),
+            field="points",
+        )
+    score = (
+        Score.objects.select_for_update()
+        .filter(bid=bid, criterion=criterion, evaluator=evaluator)
+        .first()
+    )
+    old = None if score is None else score.points
+    if score is None:
+        score = Score(bid=bid, criterion=criterion, evaluator=evaluator)
+    if old != points or score.note != note:
+        record_audit(
+            procurement=procurement,
+            bid=bid,
+            actor=evaluator,
+            action=AuditAction.SCORE,
+            target=criterion.code,
+            old=old,
+            new=points,
+        )
+    score.points = points
+    score.note = note
+    score.save()
+    return score
+
+
+@transaction.atomic
+def submit_technical_scores(*, procurement: Procurement, evaluator) -> None:
+    """Seal an evaluator's technical scores; prices become visible to them."""
+    _submission, created = TechnicalSubmission.objects.get_or_create(
+        procurement=procurement, evaluator=evaluator
+    )
+    if created:
+        record_audit(
+            procurement=procurement,
+            actor=evaluator,
+            action=AuditAction.SUBMISSION,
+            target=evaluator.get_username(),
+            old="",
+            new="submitted",
+        )
+
+
+@transaction.atomic
+def record_decision(
+    *, procurement: Procurement, user, bid: Bid, rationale: str
+) -> Decision:
+    """Stage 5: the chosen bid and why. Only a role with DECIDE (manager, admin)."""
+    if not can(user, Capability.DECIDE):
+        raise ServiceError(_("Only a manager can record the decision."), field="bid")
+    if bid.procurement_id != procurement.pk:
+        raise ServiceError(_("No such bid."), field="bid")
+    if not rationale.strip():
+        raise ServiceError(_("Give the rationale for the decision."), field="rationale")
+    decision = Decision.objects.filter(procurement=procurement).first()
+    old = None if decision is None else f"bid {decision.bid_id}: {decision.rationale}"
+    if decision is None:
+        decision = Decision(procurement=procurement)
+    decision.bid = bid
+    decision.rationale = rationale
+    decision.decided_by = user
+    decision.save()
+    record_audit(
+        procurement=procurement,
+        bid=bid,
+        actor=user,
+        action=AuditAction.DECISION,
+        target="decision",
+        old=old,
+        new=f"bid {bid.pk}: {rationale}",
+    )
+    return decision
+
+
+def viewer_variant(
+    procurement: Procurement, settings_row: EvaluationSettings, user
+) -> tuple[bool, bool]:
+    """(blind, prices_hidden) for this user: the only ways the comparison depends on
+    who looks at it (vendor names hidden under blind grading, prices sealed for a
+    technical evaluator who has not submitted)."""
+    blind = bool(
+        settings_row.blind_grading
+        and not settings_row.scoring_closed
+        and not can(user, Capability.EDIT_VENDORS)
+    )
+    prices_hidden = bool(
+        settings_row.sealed_envelope
+        and is_technical_evaluator(user)
+        and not has_submitted(procurement=procurement, user=user)
+    )
+    return blind, prices_hidden
+
+
+def visibility_context(procurement, user) -> dict:
+    """Blind labels and sealed prices for this user (see comparison.build_comparison)."""
+    blind, prices_hidden = viewer_variant(
+        procurement, evaluation_settings_for(procurement=procurement), user
+    )
+    context: dict = {}
+    if blind:
+        ids = (
+            Bid.objects.for_procurement(procurement)
+            .order_by("id")
+            .values_list("id", flat=True)
+        )
+        context["blind_labels"] = {
+            pk: _("Vendor %(n)s") % {"n": i} for i, pk in enumerate(ids, start=1)
+        }
+    context["hide_prices"] = prices_hidden
+    return context

@@ -1,0 +1,30 @@
+"""What vendor evaluation needs from the sizing side: the plan's headline figures,
+the physical lower bound of a training run and the accelerator catalog. Vendors read
+them through sizing's services (apps depend one way: sizing never imports vendors).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from clusterbuy.models import Procurement
+from sizing import services as sizing_services
+from sizing.models import Accelerator
+
+
+def plan_summary(*, procurement: Procurement) -> dict | None:
+    """The sizing plan's headline figures, or None when there is no plan (yet)."""
+    return sizing_services.plan_summary(procurement=procurement)
+
+
+def training_lower_bound_days(
+    *, procurement: Procurement, accelerator_key: str, gpu_count: int
+) -> float | None:
+    return sizing_services.training_lower_bound_days(
+        procurement=procurement, accelerator_key=accelerator_key, gpu_count=gpu_count
+    )
+
+
+def accelerators_by_key(keys: Iterable[str]) -> dict[str, Accelerator]:
+    """Catalog rows for the given keys in one query."""
+    return {a.key: a for a in Accelerator.objects.filter(key__in=set(keys))}
