@@ -2,10 +2,10 @@
 
 A ``Bottleneck`` carries a stable ``code`` and the numbers behind it (``value``,
 ``limit``, ``unit``): the pages show a translated title and sentence per code, filled
-with those numbers (see ``sizing/engine/estimate.py::_bottlenecks`` for what value and
-limit mean for each code). A code this module does not know (a newer engine) keeps the
-engine's own English message. The same goes for the other engine words a page shows:
-the plan's combination rule, cooling, workload kinds and explanation quantities.
+with those numbers (see the rule per code in ``sizing/engine/bottlenecks.py`` for what
+value and limit mean for each code). A code this module does not know (a newer engine)
+keeps the engine's own English message. The same goes for the other engine words a page
+shows: the plan's combination rule, cooling, workload kinds and explanation quantities.
 """
 
 from __future__ import annotations

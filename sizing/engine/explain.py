@@ -57,3 +57,29 @@ class Explainer:
 
     def as_list(self) -> list[dict[str, Any]]:
         return clean(self.entries)
+
+
+@dataclass
+class Section:
+    """One output section (``memory``, ``training``...): its values and their entries.
+
+    ``put`` takes keywords only, so a unit can never be passed where a formula belongs.
+    """
+
+    explainer: Explainer
+    name: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def put(
+        self,
+        *,
+        key: str,
+        value: Any,
+        unit: str,
+        formula: str,
+        inputs: dict[str, Any] | None = None,
+        source: str = "",
+    ) -> Any:
+        return self.explainer.put(
+            self.values, self.name, key, value, unit, formula, inputs, source
+        )

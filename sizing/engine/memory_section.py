@@ -1,0 +1,175 @@
+"""The ``memory`` section: what one GPU holds, term by term, and how much is left free."""
+
+from __future__ import annotations
+
+from .explain import Explainer, Section
+from .memory import GB
+from .model import kv_cache_bytes_per_token
+from .sized_workload import SizedWorkload
+
+SRC_MEM = "Korthikanti et al. 2022; ZeRO (Rajbhandari et al. 2020); sizing-formulas 3-5"
+
+
+def _training_terms(section: Section, sized: SizedWorkload) -> None:
+    workload, choice = sized.workload, sized.training.choice  # type: ignore[union-attr]
+    memory, layout = choice.memory, choice.layout
+    inputs = {
+        "tensor": layout.tensor,
+        "pipeline": layout.pipeline,
+        "data": layout.data,
+        "zero_stage": layout.zero_stage,
+        "precision": workload.precision,
+        "optimizer": workload.optimizer,
+        "recompute": workload.recompute,
+    }
+    for key, value_bytes, formula in (
+        (
+            "weights_gb",
+            memory.weights,
+            "params / (t x p) x 2 B (4 B fp32), / d under ZeRO-3 + 4 x largest layer",
+        ),
+        (
+            "gradients_gb",
+            memory.gradients,
+            "trainable params / (t x p) x 2 B (4 B fp32 accumulation), / d from ZeRO-2",
+        ),
+        (
+            "optimizer_gb",
+            memory.optimizer,
+            "trainable / (t x p) x 12 B (fp32 master + Adam m, v), / d from ZeRO-1",
+        ),
+    ):
+        section.put(
+            key=key,
+            value=value_bytes / GB,
+            unit="GB",
+            formula=formula,
+            inputs=inputs,
+            source=SRC_MEM,
+        )
+    section.put(
+        key="activations_gb",
+        value=memory.activations / GB,
+        unit="GB",
+        formula="per layer s b h (18 + 4f/h [+2f/h gated]) [+ 5 a s^2 b without "
+        "recompute] / t x L/p layers x min(p, m) in flight; or last stage + fp32 "
+        "logits b s V x 4 / t",
+        inputs={
+            **inputs,
+            "seq_len": workload.seq_len,
+            "micro_batch": workload.micro_batch,
+        },
+        source="Korthikanti et al. 2022, eq. 2 and Table 2",
+    )
+    _not_applicable(section, "kv_cache_gb", "training")
+
+
+def _inference_terms(section: Section, sized: SizedWorkload) -> None:
+    workload, plan = sized.workload, sized.inference
+    assert plan is not None
+    memory = plan.memory
+    inputs = {
+        "tensor": plan.tensor,
+        "pipeline": plan.pipeline,
+        "precision": workload.precision,
+        "batch": plan.batch_per_replica,
+    }
+    section.put(
+        key="weights_gb",
+        value=memory.weights / GB,
+        unit="GB",
+        formula="params x bytes(precision) / (t x p)",
+        inputs=inputs,
+        source="sizing-formulas section 2",
+    )
+    _not_applicable(section, "gradients_gb", "inference")
+    _not_applicable(section, "optimizer_gb", "inference")
+    section.put(
+        key="activations_gb",
+        value=memory.activations / GB,
+        unit="GB",
+        formula="prefill chunk x (4h + 2f) x 2 B / t + fp32 logits row",
+        inputs=inputs,
+        source="engine assumption (docs/methodology.md)",
+    )
+    section.put(
+        key="kv_cache_gb",
+        value=memory.kv_cache / GB,
+        unit="GB",
+        formula="kv_bytes_per_token x (context + output) x batch / min(t, kv_heads) / p",
+        inputs={
+            **inputs,
+            "context": workload.context_tokens,
+            "output": workload.output_tokens,
+        },
+        source="sizing-formulas section 5",
+    )
+
+
+def _not_applicable(section: Section, key: str, kind: str) -> None:
+    section.put(
+        key=key, value=None, unit="GB", formula=f"not applicable to {kind}", inputs={}
+    )
+
+
+def memory_section(sized: SizedWorkload, explainer: Explainer) -> dict:
+    section = Section(explainer, "memory")
+    if sized.training:
+        _training_terms(section, sized)
+        memory = sized.training.choice.memory
+    else:
+        _inference_terms(section, sized)
+        memory = sized.inference.memory  # type: ignore[union-attr]
+    _totals(section, sized, memory.overhead, memory.total)
+    return section.values
+
+
+def _totals(
+    section: Section, sized: SizedWorkload, overhead_bytes: float, total_bytes: float
+) -> None:
+    workload, acc = sized.workload, sized.accelerator
+    section.put(
+        key="kv_cache_bytes_per_token",
+        value=kv_cache_bytes_per_token(workload.model, workload.kv_cache_precision),
+        unit="B",
+        formula="2 x layers x kv_heads x head_dim x bytes (MLA: layers x (d_c + "
+        "d_rope) x bytes)",
+        inputs={
+            "layers": workload.model.layers,
+            "kv_heads": workload.model.kv_heads,
+            "head_dim": workload.model.head_dim,
+            "kv_precision": workload.kv_cache_precision,
+        },
+        source="sizing-formulas section 5",
+    )
+    section.put(
+        key="overhead_gb",
+        value=overhead_bytes / GB,
+        unit="GB",
+        formula="1 GB runtime context + 5 % allocator fragmentation",
+        inputs={},
+        source="sizing-formulas pitfall 3 (CUDA context 0.65-1 GB)",
+    )
+    section.put(
+        key="per_gpu_gb",
+        value=total_bytes / GB,
+        unit="GB",
+        formula="sum of the above",
+        inputs={},
+        source=SRC_MEM,
+    )
+    section.put(
+        key="capacity_gb",
+        value=acc.memory_gb,
+        unit="GB",
+        formula="accelerator memory (vendor GB)",
+        inputs={},
+        source=acc.source[:200],
+    )
+    section.put(
+        key="headroom_share",
+        value=1.0 - total_bytes / (acc.memory_gb * GB),
+        unit="share",
+        formula="1 - per_gpu_gb / capacity_gb (layouts keep >= 10 %)",
+        inputs={},
+    )

@@ -1,0 +1,61 @@
+"""Sizing: the hardware catalogue (editable copy of sizing/data), a procurement's
+requirements and workloads, and the sizing plans computed from them.
+
+One module each: ``catalog``, ``requirement``, ``workload``, ``plan``; every model is
+importable from ``sizing.models`` as before.
+"""
+
+from .catalog import (
+    Accelerator,
+    AcceleratorQuerySet,
+    Availability,
+    CatalogRow,
+    Ecosystem,
+    ModelPreset,
+    NetworkOption,
+    ServerPlatform,
+    StorageTier,
+)
+from .plan import SizingPlan, SizingPlanQuerySet
+from .requirement import (
+    DataLocation,
+    Region,
+    Requirement,
+    Scenario,
+    SchedulerExperience,
+)
+from .workload import (
+    CUSTOM_MODEL_FIELDS,
+    INFERENCE_FIELDS,
+    TRAINING_FIELDS,
+    Precision,
+    Workload,
+    WorkloadKind,
+    WorkloadQuerySet,
+)
+
+__all__ = [
+    "CUSTOM_MODEL_FIELDS",
+    "INFERENCE_FIELDS",
+    "TRAINING_FIELDS",
+    "Accelerator",
+    "AcceleratorQuerySet",
+    "Availability",
+    "CatalogRow",
+    "DataLocation",
+    "Ecosystem",
+    "ModelPreset",
+    "NetworkOption",
+    "Precision",
+    "Region",
+    "Requirement",
+    "Scenario",
+    "SchedulerExperience",
+    "ServerPlatform",
+    "SizingPlan",
+    "SizingPlanQuerySet",
+    "StorageTier",
+    "Workload",
+    "WorkloadKind",
+    "WorkloadQuerySet",
+]

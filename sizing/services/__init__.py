@@ -1,0 +1,77 @@
+"""Sizing use cases: the only code that writes the sizing models.
+
+Other apps call ``latest_plan``, ``plan_summary``, ``training_lower_bound_days``,
+``engine_catalog`` and ``estimate_from_body``; their names and return shapes are a
+contract (issue 3). Callers import this package (``from sizing import services``); the
+modules behind it are ``catalog`` (reference data, the engine's Catalog),
+``requirements`` (the questionnaire and workloads), ``plans`` (estimates and stored
+plans) and ``summary`` (what the TCO and vendor apps read).
+"""
+
+from .catalog import (
+    CATALOG_MODELS,
+    catalog_version,
+    engine_catalog,
+    ensure_catalog_loaded,
+    load_reference_catalog,
+)
+from .plans import (
+    ALTERNATIVES_SHOWN,
+    BLOCKING_CODES,
+    compute_plan,
+    compute_sizing_plan,
+    estimate_from_body,
+    latest_plan,
+    plan_inputs,
+    save_requirement_and_plan,
+)
+from .requirements import (
+    FX_CNY_PER_USD,
+    REQUIREMENT_FIELDS,
+    WORKLOAD_FIELDS,
+    check_workload,
+    constraints_for,
+    create_workload,
+    delete_workload,
+    engine_field,
+    requirement_for,
+    save_requirement,
+    update_workload,
+)
+from .summary import (
+    MFU_CEILING,
+    has_workloads_and_plan,
+    plan_summary,
+    training_lower_bound_days,
+)
+
+__all__ = [
+    "ALTERNATIVES_SHOWN",
+    "BLOCKING_CODES",
+    "CATALOG_MODELS",
+    "FX_CNY_PER_USD",
+    "MFU_CEILING",
+    "REQUIREMENT_FIELDS",
+    "WORKLOAD_FIELDS",
+    "catalog_version",
+    "check_workload",
+    "compute_plan",
+    "compute_sizing_plan",
+    "constraints_for",
+    "create_workload",
+    "delete_workload",
+    "engine_catalog",
+    "engine_field",
+    "ensure_catalog_loaded",
+    "estimate_from_body",
+    "has_workloads_and_plan",
+    "latest_plan",
+    "load_reference_catalog",
+    "plan_inputs",
+    "plan_summary",
+    "requirement_for",
+    "save_requirement",
+    "save_requirement_and_plan",
+    "training_lower_bound_days",
+    "update_workload",
+]
