@@ -8,6 +8,7 @@ doubles (vendors and bids are looked up by name, scores are updated in place).
 
 from __future__ import annotations
 
+import copy
 from decimal import Decimal
 
 from . import bids, evaluation, plan_facts, suppliers
@@ -87,7 +88,93 @@ def _plan_facts(procurement) -> dict:
     }
 
 
+# Terms that do not depend on the sizing plan, per bid.
+BID_TERMS = {
+    "balanced": {
+        "server_model": "8-GPU HGX server",
+        "scaleup_link": "NVLink + NVSwitch",
+        "network_fabric": "InfiniBand NDR",
+        "delivery_weeks": 10,
+        "warranty_years": Decimal(3),
+        "support_channels": ["phone", "wechat", "ticket", "email", "on_site"],
+        "response_hours": {"sev1": 0.5, "sev2": 4, "sev3": 24},
+        "onsite_hours": 4,
+        "availability_pct": 99.9,
+        "monitoring": [
+            "gpu_temperature",
+            "power",
+            "utilisation",
+            "ecc_xid",
+            "interconnect_errors",
+            "storage",
+            "job_status",
+        ],
+        "configurable_alerts": True,
+        "scheduler": "slurm",
+        "frameworks": ["Kubernetes", "PyTorch", "Megatron-LM", "DeepSpeed", "vLLM"],
+        "team_engineers": 6,
+        "team_dl_experience": True,
+        "team_scheduler_experience": True,
+        "proposal_text": BALANCED_TEXT,
+    },
+    "gpu_only": {
+        "server_model": "8-GPU server",
+        "delivery_weeks": 6,
+        "warranty_years": Decimal(3),
+        "support_channels": ["phone"],
+        "response_hours": {"sev1": 24},
+        "scheduler": "slurm",
+        "frameworks": [],
+        "proposal_text": GPU_ONLY_TEXT,
+    },
+    "template": {
+        "server_model": "8-GPU server",
+        "network_fabric": "RoCE",
+        "network_gbps_per_gpu": 200,
+        "delivery_weeks": 4,
+        "warranty_years": Decimal(3),
+        "support_channels": ["phone", "email"],
+        "response_hours": {"sev1": 8, "sev2": 24},
+        "availability_pct": 100,
+        "monitoring": ["gpu_temperature"],
+        "scheduler": "proprietary",
+        "frameworks": ["PromiseAI Studio"],
+        "proposal_text": TEMPLATE_TEXT,
+    },
+}
+
+# The GPU server line per bid: (description, unit price in CNY per 8-GPU server).
+SERVER_LINES = {
+    "balanced": ("8-GPU HGX server", 2_100_000),
+    "gpu_only": ("8-GPU server", 1_950_000),
+    "template": ("8-GPU server", 1_850_000),
+}
+
+# The lines after the servers, per bid: (category, description, quantity, unit price
+# in CNY, recurring per year).
+OTHER_LINES = {
+    "balanced": (
+        ("network", "InfiniBand NDR switches, NICs, optics", 1, 2_600_000, False),
+        ("storage", "Parallel file system", 1, 1_500_000, False),
+        ("software", "Cluster management and monitoring", 1, 120_000, True),
+        ("installation", "Racking, cabling, burn-in, acceptance", 1, 260_000, False),
+        ("support", "7x24 support after warranty", 1, 450_000, True),
+        ("power_cooling", "PDUs, UPS extension, in-row cooling", 1, 900_000, False),
+        ("training", "Slurm/Kubernetes operations training", 1, 60_000, False),
+    ),
+    "gpu_only": (),
+    "template": (
+        ("network", "RoCE switches", 1, 1_600_000, False),
+        ("storage", "Storage array", 1, 900_000, False),
+        ("software", "PromiseAI Studio licence", 1, 400_000, False),
+    ),
+}
+
+
 def _bids(procurement, facts: dict) -> dict[str, dict]:
+    """The three bids' fields, sized to the demo plan: the balanced bid matches its
+    network and storage, the template bid promises a third of the physical training
+    time (the over-promising detector's cue)."""
     servers = max(1, -(-facts["gpu_count"] // 8))
     bound = plan_facts.training_lower_bound_days(
         procurement=procurement,
@@ -103,93 +190,39 @@ def _bids(procurement, facts: dict) -> dict[str, dict]:
         "cooling": facts["cooling"],
         "peak_power_kw": facts["peak_power_kw"],
     }
-    return {
+    sized = {
         "balanced": {
-            **common,
-            "server_model": "8-GPU HGX server",
-            "scaleup_link": "NVLink + NVSwitch",
-            "network_fabric": "InfiniBand NDR",
-            "network_gbps_per_gpu": facts["network_gbps_per_gpu"],
-            "storage_tb": facts["storage_tb"],
-            "storage_read_gbs": facts["storage_read_gbs"],
-            "storage_write_gbs": facts["storage_write_gbs"],
-            "delivery_weeks": 10,
-            "warranty_years": Decimal(3),
-            "support_channels": ["phone", "wechat", "ticket", "email", "on_site"],
-            "response_hours": {"sev1": 0.5, "sev2": 4, "sev3": 24},
-            "onsite_hours": 4,
-            "availability_pct": 99.9,
-            "monitoring": [
-                "gpu_temperature",
-                "power",
-                "utilisation",
-                "ecc_xid",
-                "interconnect_errors",
-                "storage",
-                "job_status",
-            ],
-            "configurable_alerts": True,
-            "scheduler": "slurm",
-            "frameworks": ["Kubernetes", "PyTorch", "Megatron-LM", "DeepSpeed", "vLLM"],
-            "team_engineers": 6,
-            "team_dl_experience": True,
-            "team_scheduler_experience": True,
-            "proposal_text": BALANCED_TEXT,
-            "line_items": [
-                _line("gpu_servers", "8-GPU HGX server", servers, 2_100_000),
-                _line("network", "InfiniBand NDR switches, NICs, optics", 1, 2_600_000),
-                _line("storage", "Parallel file system", 1, 1_500_000),
-                _line(
-                    "software", "Cluster management and monitoring", 1, 120_000, True
-                ),
-                _line(
-                    "installation", "Racking, cabling, burn-in, acceptance", 1, 260_000
-                ),
-                _line("support", "7x24 support after warranty", 1, 450_000, True),
-                _line(
-                    "power_cooling", "PDUs, UPS extension, in-row cooling", 1, 900_000
-                ),
-                _line("training", "Slurm/Kubernetes operations training", 1, 60_000),
-            ],
+            key: facts[key]
+            for key in (
+                "network_gbps_per_gpu",
+                "storage_tb",
+                "storage_read_gbs",
+                "storage_write_gbs",
+            )
         },
-        "gpu_only": {
-            **common,
-            "server_model": "8-GPU server",
-            "delivery_weeks": 6,
-            "warranty_years": Decimal(3),
-            "support_channels": ["phone"],
-            "response_hours": {"sev1": 24},
-            "scheduler": "slurm",
-            "frameworks": [],
-            "proposal_text": GPU_ONLY_TEXT,
-            "line_items": [
-                _line("gpu_servers", "8-GPU server", servers, 1_950_000),
-            ],
-        },
+        "gpu_only": {},
         "template": {
-            **common,
-            "server_model": "8-GPU server",
-            "network_fabric": "RoCE",
-            "network_gbps_per_gpu": 200,
             "storage_tb": facts["storage_tb"],
-            "delivery_weeks": 4,
-            "warranty_years": Decimal(3),
-            "support_channels": ["phone", "email"],
-            "response_hours": {"sev1": 8, "sev2": 24},
-            "availability_pct": 100,
-            "monitoring": ["gpu_temperature"],
-            "scheduler": "proprietary",
-            "frameworks": ["PromiseAI Studio"],
             "promised_training_days": promised,
-            "proposal_text": TEMPLATE_TEXT,
-            "line_items": [
-                _line("gpu_servers", "8-GPU server", servers, 1_850_000),
-                _line("network", "RoCE switches", 1, 1_600_000),
-                _line("storage", "Storage array", 1, 900_000),
-                _line("software", "PromiseAI Studio licence", 1, 400_000),
-            ],
         },
     }
+    return {
+        key: {
+            **common,
+            **copy.deepcopy(terms),
+            **sized[key],
+            "line_items": _line_items(key, servers),
+        }
+        for key, terms in BID_TERMS.items()
+    }
+
+
+def _line_items(key: str, servers: int) -> list[dict]:
+    description, unit_price = SERVER_LINES[key]
+    return [
+        _line("gpu_servers", description, servers, unit_price),
+        *(_line(*values) for values in OTHER_LINES[key]),
+    ]
 
 
 # criterion code prefix -> points, per bid (the rest get the "default")

@@ -1,0 +1,128 @@
+"""``gpu_only``: the bid prices GPU servers and skimps on what makes them a cluster
+(network, storage, software), or offers less than the sizing plan needs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+
+from vendors.compliance import PlanNeeds
+
+from .findings import LineItemFacts, Pitfall, PitfallCode, pitfall
+from .text import format_figure
+
+_SUPPORTING = {"network": "网络", "storage": "存储", "software": "软件"}
+_CODE = PitfallCode.GPU_ONLY
+
+
+def detect_gpu_only(
+    line_items: Sequence[LineItemFacts],
+    *,
+    network_gbps_per_gpu: float | None = None,
+    storage_tb: float | None = None,
+    storage_read_gbs: float | None = None,
+    needs: PlanNeeds | None = None,
+    gpu_share_limit: float = 0.90,
+) -> list[Pitfall]:
+    """Flag a bid that is a pile of GPU servers rather than a working cluster.
+
+    Findings: a network, storage or software category with no priced line; otherwise
+    GPU servers above ``gpu_share_limit`` of the one-off hardware cost (token network
+    and storage lines; a heuristic, tune per market); and offered network/storage
+    below the plan's needs. A training cluster needs one 400 Gb/s NIC per GPU and
+    >= 1 GB/s per GPU storage read (hardware-facts.md section 6, items 8 and 10),
+    which is why these lines matter.
+    """
+    found = _missing_supporting_lines(line_items)
+    share = _gpu_share_of_hardware(line_items)
+    if not found and share > gpu_share_limit:
+        found.append(
+            pitfall(
+                _CODE,
+                f"GPU servers are {share:.0%} of the hardware cost; network and storage "
+                "look under-provisioned for a cluster.",
+                f"GPU 服务器占硬件成本的 {share:.0%}，网络和存储配置可能不足。",
+                f"gpu_servers share of hardware: {share:.3f}",
+            )
+        )
+    if needs is None:
+        return found
+    found.extend(
+        _plan_shortfalls(
+            needs,
+            network_gbps_per_gpu=network_gbps_per_gpu,
+            storage_tb=storage_tb,
+            storage_read_gbs=storage_read_gbs,
+        )
+    )
+    return found
+
+
+def _missing_supporting_lines(line_items: Sequence[LineItemFacts]) -> list[Pitfall]:
+    """One finding per supporting category with no priced line, when GPUs are priced."""
+    totals: dict[str, Decimal] = {}
+    for item in line_items:
+        totals[item.category] = totals.get(item.category, Decimal(0)) + item.amount_cny
+    if totals.get("gpu_servers", Decimal(0)) <= 0:
+        return []
+    return [
+        pitfall(
+            _CODE,
+            f"GPU servers are priced but there is no {category} line item.",
+            f"报价包含 GPU 服务器，但没有{category_zh}分项。",
+            f"{category}: 0 CNY",
+        )
+        for category, category_zh in _SUPPORTING.items()
+        if totals.get(category, Decimal(0)) <= 0
+    ]
+
+
+def _gpu_share_of_hardware(line_items: Sequence[LineItemFacts]) -> float:
+    """One-off GPU server cost over one-off GPU + network + storage cost (0 if none)."""
+    one_off = [item for item in line_items if not item.recurring]
+    hardware = sum(
+        (
+            item.amount_cny
+            for item in one_off
+            if item.category in ("gpu_servers", "network", "storage")
+        ),
+        Decimal(0),
+    )
+    gpu = sum(
+        (item.amount_cny for item in one_off if item.category == "gpu_servers"),
+        Decimal(0),
+    )
+    return float(gpu / hardware) if hardware > 0 else 0.0
+
+
+def _plan_shortfalls(
+    needs: PlanNeeds,
+    *,
+    network_gbps_per_gpu: float | None,
+    storage_tb: float | None,
+    storage_read_gbs: float | None,
+) -> list[Pitfall]:
+    """One finding per network/storage figure below (or missing against) the plan."""
+    shortfalls = (
+        ("network_gbps_per_gpu", "Gb/s per GPU network", "每 GPU 网络带宽 (Gb/s)",
+         network_gbps_per_gpu, needs.network_gbps_per_gpu),
+        ("storage_tb", "TB storage capacity", "存储容量 (TB)",
+         storage_tb, needs.storage_tb),
+        ("storage_read_gbs", "GB/s storage read throughput", "存储读带宽 (GB/s)",
+         storage_read_gbs, needs.storage_read_gbs),
+    )  # fmt: skip
+    found: list[Pitfall] = []
+    for name, label_en, label_zh, offered, needed in shortfalls:
+        if needed > 0 and (offered is None or offered < needed):
+            shown = "not stated" if offered is None else format_figure(offered)
+            shown_zh = "未说明" if offered is None else format_figure(offered)
+            needed_text = format_figure(needed)
+            found.append(
+                pitfall(
+                    _CODE,
+                    f"Offers {shown} {label_en}; the sizing plan needs {needed_text}.",
+                    f"{label_zh}：报价 {shown_zh}，方案需要 {needed_text}。",
+                    f"{name}: offered {shown}, needed {needed_text}",
+                )
+            )
+    return found

@@ -1,0 +1,67 @@
+"""Vendors, their bids and line items, case studies, checklists, scores and decisions.
+
+Everything is reached through a procurement or an organisation, so the access rule of
+the core (`Procurement.objects.for_user(user)`) covers it: bids hang off a procurement,
+vendors and checklist templates off an organisation.
+
+One module per room (``vendors``, ``bids``, ``case_studies``, ``checklists``,
+``evaluation``, ``audit``); every model and public name is re-exported here, so
+``from vendors.models import Bid`` and the migrations' ``vendors.models.attachment_path``
+keep working. The imports run in the order the models were declared in, so Django
+registers them in the same order as before.
+"""
+
+from .vendors import Vendor, VendorKind, VendorQuerySet  # isort: skip
+from .bids import (  # isort: skip
+    MONITORING_ITEMS,
+    SEVERITIES,
+    SUPPORT_CHANNELS,
+    Bid,
+    BidAttachment,
+    BidLineItem,
+    BidQuerySet,
+    Cooling,
+    LineCategory,
+    Scheduler,
+    attachment_path,
+)
+from .case_studies import CaseStudy  # isort: skip
+from .checklists import (  # isort: skip
+    ChecklistCriterion,
+    ChecklistSection,
+    ChecklistTemplate,
+)
+from .evaluation import (  # isort: skip
+    Decision,
+    EvaluationSettings,
+    Score,
+    TechnicalSubmission,
+)
+from .audit import AuditAction, AuditEntry  # isort: skip
+
+__all__ = [
+    "MONITORING_ITEMS",
+    "SEVERITIES",
+    "SUPPORT_CHANNELS",
+    "AuditAction",
+    "AuditEntry",
+    "Bid",
+    "BidAttachment",
+    "BidLineItem",
+    "BidQuerySet",
+    "CaseStudy",
+    "ChecklistCriterion",
+    "ChecklistSection",
+    "ChecklistTemplate",
+    "Cooling",
+    "Decision",
+    "EvaluationSettings",
+    "LineCategory",
+    "Scheduler",
+    "Score",
+    "TechnicalSubmission",
+    "Vendor",
+    "VendorKind",
+    "VendorQuerySet",
+    "attachment_path",
+]
