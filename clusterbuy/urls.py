@@ -2,11 +2,11 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.routers import DefaultRouter
 
 from . import api, views
+from .ids import IdDefaultRouter
 
-router = DefaultRouter()
+router = IdDefaultRouter()
 router.register("procurements", api.ProcurementViewSet, basename="api-procurement")
 
 api_v1 = [

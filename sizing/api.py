@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clusterbuy.access import Capability, access_procurement
+from clusterbuy.ids import KEY_PATTERN
 from clusterbuy.permissions import capability_for_writes
 
 from . import services
@@ -53,6 +54,7 @@ class AcceleratorViewSet(viewsets.ReadOnlyModelViewSet):
     filterset_class = AcceleratorFilter
     queryset = Accelerator.objects.order_by("vendor", "key")
     lookup_field = "key"
+    lookup_value_regex = KEY_PATTERN
 
 
 class ModelPresetSerializer(serializers.ModelSerializer):
@@ -66,6 +68,7 @@ class ModelPresetViewSet(viewsets.ReadOnlyModelViewSet):
     permission_classes = [AllowAny]
     queryset = ModelPreset.objects.order_by("key")
     lookup_field = "key"
+    lookup_value_regex = KEY_PATTERN
 
 
 # ------------------------------------------------------------------------- estimate

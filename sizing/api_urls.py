@@ -1,9 +1,10 @@
 from django.urls import path
-from rest_framework.routers import SimpleRouter
+
+from clusterbuy.ids import IdRouter
 
 from . import api
 
-router = SimpleRouter()
+router = IdRouter()
 router.register("accelerators", api.AcceleratorViewSet, basename="api-accelerator")
 router.register("model-presets", api.ModelPresetViewSet, basename="api-model-preset")
 router.register(

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clusterbuy.access import Capability, access_procurement, can, require
+from clusterbuy.ids import id_param
 from clusterbuy.views import render_procurement
 
 from . import messages as engine_texts
@@ -245,7 +246,7 @@ def plan(request, pk):
         "created_by"
     )
     chosen = request.GET.get("plan")
-    current = history.filter(pk=chosen).first() if chosen else history.first()
+    current = history.filter(pk=id_param(chosen)).first() if chosen else history.first()
     context: dict = {"plan": current, "history": history[:50]}
     if current is not None:
         result = current.result

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
 from clusterbuy.access import Capability, access_procurement, require
+from clusterbuy.ids import id_param
 from clusterbuy.services import ServiceError
 from clusterbuy.views import render_procurement
 
@@ -40,7 +41,9 @@ def tco_tab(request, pk):
     procurement = access_procurement(request.user, pk)
     scenarios = TcoScenario.objects.for_procurement(procurement)
     scenario_id = request.POST.get("scenario_id") or request.GET.get("scenario")
-    scenario = get_object_or_404(scenarios, pk=scenario_id) if scenario_id else None
+    scenario = (
+        get_object_or_404(scenarios, pk=id_param(scenario_id)) if scenario_id else None
+    )
     if request.method == "POST":
         require(request.user, Capability.RUN_TCO)
         form, formset = forms.build_forms(request.POST)

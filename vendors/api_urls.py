@@ -1,9 +1,10 @@
 from django.urls import include, path, re_path
-from rest_framework.routers import SimpleRouter
+
+from clusterbuy.ids import IdRouter
 
 from . import api
 
-router = SimpleRouter()
+router = IdRouter()
 router.register("vendors", api.VendorViewSet, basename="api-vendor")
 router.register(
     "checklist-templates", api.ChecklistTemplateViewSet, basename="api-checklist"
