@@ -53,3 +53,17 @@ def member(organisation, role, username=None):
     return MembershipFactory(
         organisation=organisation, role=role, user=UserFactory(**kwargs)
     ).user
+
+
+def pdf_bytes(pages: int = 1) -> bytes:
+    """A real, parseable PDF of blank A4 pages (attachments are checked by content)."""
+    import io
+
+    import pypdf
+
+    writer = pypdf.PdfWriter()
+    for _ in range(pages):
+        writer.add_blank_page(width=595, height=842)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()

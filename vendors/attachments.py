@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 import zipfile
 
+import openpyxl
+import pypdf
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils.text import get_valid_filename
@@ -38,12 +40,43 @@ def attachment_kind(head: bytes) -> str | None:
 
 
 def _is_xlsx(data: bytes) -> bool:
+    """A workbook openpyxl can open (any ZIP holding ``[Content_Types].xml`` and
+    ``xl/`` used to pass). Read-only mode parses the workbook part and the sheet
+    list, never the rows, so a sheet declaring a huge range costs nothing here."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             names = set(archive.namelist())
-    except zipfile.BadZipFile:
+        if "[Content_Types].xml" not in names or "xl/workbook.xml" not in names:
+            return False
+        workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
+    except Exception:  # openpyxl raises many kinds on a broken package
         return False
-    return "[Content_Types].xml" in names and any(n.startswith("xl/") for n in names)
+    has_sheets = bool(workbook.sheetnames)
+    workbook.close()
+    return has_sheets
+
+
+def _is_pdf(data: bytes) -> bool:
+    """A PDF that pypdf can read the page tree of (magic bytes alone let anything
+    that starts with ``%PDF-`` through)."""
+    try:
+        return len(pypdf.PdfReader(io.BytesIO(data), strict=False).pages) > 0
+    except Exception:  # pypdf raises many kinds on a broken file
+        return False
+
+
+CONTENT_TYPES = {
+    "pdf": "application/pdf",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+
+
+def download_name(attachment: BidAttachment) -> str:
+    """The name a download is served under: the uploaded name with the extension of
+    what the file really is (a PDF uploaded as ``quote.exe`` is served as
+    ``quote.pdf``)."""
+    stem = attachment.original_name.rsplit(".", 1)[0] or "attachment"
+    return f"{stem}.{attachment.kind}"
 
 
 @transaction.atomic
@@ -56,7 +89,7 @@ def add_attachment(*, bid: Bid, user, upload) -> BidAttachment:
     if len(data) > MAX_ATTACHMENT_BYTES:
         raise ServiceError(_("Attachments are limited to 10 MB."), field="file")
     kind = attachment_kind(data[:8])
-    if kind == "xlsx" and not _is_xlsx(data):
+    if (kind == "xlsx" and not _is_xlsx(data)) or (kind == "pdf" and not _is_pdf(data)):
         kind = None
     if kind is None:
         raise ServiceError(
@@ -71,7 +104,7 @@ def add_attachment(*, bid: Bid, user, upload) -> BidAttachment:
         size_bytes=len(data),
         uploaded_by=user,
     )
-    stored = name if name.lower().endswith(f".{kind}") else f"{name}.{kind}"
+    stored = f"{name.rsplit('.', 1)[0] or 'attachment'}.{kind}"
     attachment.file.save(stored, ContentFile(data), save=False)
     attachment.save()
     return attachment

@@ -28,7 +28,7 @@ from django.test import override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from clusterbuy.models import Role
-from tests.factories import OrganisationFactory, member
+from tests.factories import OrganisationFactory, member, pdf_bytes
 
 # Pages without organisation data: the public catalogue (keys, not ids).
 PUBLIC = {"api-accelerator-detail", "api-model-preset-detail"}
@@ -189,7 +189,7 @@ def _load_org_b() -> dict:
         attachment = attachments.add_attachment(
             bid=bid,
             user=admin,
-            upload=SimpleUploadedFile("quote.pdf", b"%PDF-1.4\n% quote\n%%EOF\n"),
+            upload=SimpleUploadedFile("quote.pdf", pdf_bytes()),
         )
     case_study = CaseStudy.objects.filter(vendor=bid.vendor).first()
     if case_study is None:

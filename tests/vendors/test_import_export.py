@@ -1,11 +1,13 @@
 import io
+import zipfile
 
 import openpyxl
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from tests.factories import pdf_bytes
 from tests.vendors.test_support import make_bid, make_vendor
-from vendors import comparison, exports
+from vendors import attachments, comparison, exports
 from vendors.models import BidAttachment
 
 
@@ -121,7 +123,7 @@ def test_pdf_attachment_accepted_and_renamed_exe_rejected(
     api = api_for(buyer)
     ok = api.post(
         url,
-        {"file": SimpleUploadedFile("proposal.pdf", b"%PDF-1.7\n...")},
+        {"file": SimpleUploadedFile("proposal.pdf", pdf_bytes())},
         format="multipart",
     )
     assert ok.status_code == 201, ok.json()
@@ -139,6 +141,14 @@ def test_pdf_attachment_accepted_and_renamed_exe_rejected(
         format="multipart",
     )
     assert zip_not_xlsx.status_code == 400
+    # Issue 10: magic bytes alone no longer pass; the content must parse.
+    not_a_pdf = api.post(
+        url,
+        {"file": SimpleUploadedFile("q.pdf", b"%PDF-1.4\n% not really\n%%EOF\n")},
+        format="multipart",
+    )
+    assert not_a_pdf.status_code == 400
+    assert BidAttachment.objects.filter(bid=bid).count() == 1
     good_xlsx = api.post(
         url,
         {"file": SimpleUploadedFile("prices.xlsx", xlsx([HEADER]))},
@@ -176,3 +186,34 @@ def test_pdf_export_renders(client_for, buyer, org, procurement):
     )
     assert response.status_code == 200
     assert response.content.startswith(b"%PDF-")
+
+
+def test_zip_with_xlsx_names_that_openpyxl_cannot_open_is_refused(
+    api_for, buyer, org, procurement
+):
+    # Issue 10, item 7: any ZIP holding [Content_Types].xml and xl/ was accepted.
+    bid = make_bid(procurement, make_vendor(org))
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("[Content_Types].xml", "<Types/>")
+        zf.writestr("xl/workbook.xml", "not xml at all")
+        zf.writestr("xl/payload.bin", b"\x00" * 64)
+    response = api_for(buyer).post(
+        f"/api/v1/procurements/{procurement.pk}/bids/{bid.pk}/attachments/",
+        {"file": SimpleUploadedFile("prices.xlsx", archive.getvalue())},
+        format="multipart",
+    )
+    assert response.status_code == 400
+    assert "file" in response.json()
+    assert BidAttachment.objects.count() == 0
+
+
+def test_attachment_is_stored_and_named_by_what_it_is(buyer, org, procurement):
+    bid = make_bid(procurement, make_vendor(org))
+    stored = attachments.add_attachment(
+        bid=bid, user=buyer, upload=SimpleUploadedFile("quote.exe", pdf_bytes())
+    )
+    assert stored.kind == "pdf"
+    assert stored.file.name.endswith("/quote.pdf")
+    assert attachments.download_name(stored) == "quote.pdf"
+    assert attachments.CONTENT_TYPES[stored.kind] == "application/pdf"
