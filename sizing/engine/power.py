@@ -22,8 +22,6 @@ FEED_KW = (
     22.0  # 3-phase 400 V x 32 A ~ 22 kVA per PDU feed (arithmetic, hardware-facts 5)
 )
 SRC_POWER = "hardware-facts.md section 4; cost-figures.md"
-
-
 SECTION = "power"
 
 
