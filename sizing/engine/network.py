@@ -19,6 +19,7 @@ NIC_SPEEDS_GBPS = (200.0, 400.0, 800.0)
 IB_MIN_NODES = 32
 NIC_MARGIN = 1.25  # headroom over the computed need before picking a NIC speed
 SRC_FATTREE = "hardware-facts.md 2b; NVIDIA DGX SuperPOD RA-11333-001 Table 4"
+SECTION = "interconnect"
 
 
 @dataclass(frozen=True)
@@ -32,13 +33,16 @@ class FatTree:
     spine_core_cables: int
 
 
+NO_FAT_TREE = FatTree(0, 0, 0, 0, 0, 0, 0)
+
+
 def fat_tree(
     nodes: int, nics_per_node: int, radix: int, rail_optimized: bool
 ) -> FatTree:
     endpoints = nodes * nics_per_node
     half = radix // 2
     if endpoints <= 0:
-        return FatTree(0, 0, 0, 0, 0, 0, 0)
+        return NO_FAT_TREE
     if endpoints <= radix:
         return FatTree(1, 1, 0, 0, endpoints, 0, 0)
     if rail_optimized:
@@ -89,178 +93,293 @@ def size_interconnect(
     catalog: Catalog,
     ex: Explainer,
 ) -> dict:
+    """The interconnect section; every quantity is also explained in ``ex``."""
     out: dict = {}
-    s = "interconnect"
-    ex.put(
+    _explain_scale_up(
         out,
-        s,
-        "scaleup_domain_gpus",
-        scaleup_domain,
-        "GPUs",
-        "accelerator's NVLink/xGMI/HCCS/UB domain size",
-        {},
-        "accelerators.csv scaleup_domain_gpus",
-    )
-    ex.put(
-        out,
-        s,
-        "tensor_parallel_in_domain",
-        tensor <= scaleup_domain,
-        "bool",
-        "tensor <= scaleup_domain_gpus",
-        {"tensor": tensor, "domain": scaleup_domain},
-        "Narayanan et al. 2021: keep TP inside the NVLink domain",
-    )
-    ex.put(
-        out,
-        s,
-        "scale_out_gbps_per_gpu",
-        need_gbps_per_gpu,
-        "Gbit/s",
-        "(DP ring all-reduce bytes + PP activation bytes per step) x 8 / (2/3 x step "
-        "time) / 0.8 collective efficiency",
-        {},
-        "ring all-reduce 2(N-1)/N x bytes (sizing-formulas section 8); NCCL ~80 % of "
-        "link rate (hardware-facts 2c)",
+        ex,
+        scaleup_domain=scaleup_domain,
+        tensor=tensor,
+        need_gbps_per_gpu=need_gbps_per_gpu,
     )
     multi_node = nodes > 1
-    if multi_node and training:
-        wanted = need_gbps_per_gpu * NIC_MARGIN
-        speed = next((v for v in NIC_SPEEDS_GBPS if v >= wanted), NIC_SPEEDS_GBPS[-1])
-        speed = max(speed, min(server_nic_gbps, 400.0))
-        nics = gpus_per_node
-        formula = (
-            "one NIC per GPU (rail-optimised), smallest of 200/400/800G >= 1.25 x "
-            "need, at least the platform's standard NIC up to 400G"
-        )
-    elif multi_node:
-        speed, nics = 200.0, max(1, math.ceil(gpus_per_node / 4))
-        formula = "inference replicas exchange little: 1 x 200G NIC per 4 GPUs"
-    else:
-        speed, nics = 0.0, 0
-        formula = "single node: no scale-out fabric needed (front-end Ethernet only)"
-    ex.put(
+    nics = _explain_nics(
         out,
-        s,
-        "nics_per_node",
-        nics,
-        "NICs",
-        formula,
-        {"need_gbps_per_gpu": need_gbps_per_gpu},
-        "hardware-facts 2a: DGX one 400G NIC per GPU",
+        ex,
+        multi_node=multi_node,
+        training=training,
+        need_gbps_per_gpu=need_gbps_per_gpu,
+        gpus_per_node=gpus_per_node,
+        server_nic_gbps=server_nic_gbps,
     )
-    ex.put(out, s, "nic_gbps", speed, "Gbit/s", formula, {}, "hardware-facts 2a")
-    if not multi_node:
-        fabric = "none"
-        why = "single node"
-    elif preferred_fabric:
-        fabric, why = preferred_fabric, "buyer's preference"
-    elif not training:
-        fabric, why = "ethernet", "inference replicas: plain Ethernet suffices"
-    elif ecosystem in ("cann", "synapseai"):
-        fabric, why = "roce", "Ascend and Gaudi scale out over RoCE"
-    elif nodes > IB_MIN_NODES:
-        fabric, why = "infiniband", f"training beyond {IB_MIN_NODES} nodes: InfiniBand"
-    else:
-        fabric, why = "roce", f"training up to {IB_MIN_NODES} nodes: RoCE"
-    ex.put(
+    fabric = _explain_fabric_kind(
         out,
-        s,
-        "fabric",
-        fabric,
-        "",
-        why,
-        {"nodes": nodes, "training": training},
-        "engine heuristic (docs/methodology.md)",
+        ex,
+        nodes=nodes,
+        training=training,
+        ecosystem=ecosystem,
+        preferred_fabric=preferred_fabric,
     )
-    option = choose_fabric(fabric, speed, catalog) if multi_node else None
-    rail = bool(multi_node and training and nics == gpus_per_node and gpus_per_node > 1)
-    ex.put(
-        out,
-        s,
-        "rail_optimized",
-        rail,
-        "bool",
-        "training, one NIC per GPU: NIC i of every node on rail-i leaves",
-        {},
-        "NVIDIA DGX SuperPOD reference architecture",
+    option = choose_fabric(fabric, nics.nic_gbps, catalog) if multi_node else None
+    rail = bool(
+        multi_node and training and nics.per_node == gpus_per_node and gpus_per_node > 1
     )
-    radix = option.switch_radix if option else 0
-    ex.put(
-        out,
-        s,
-        "switch",
-        option.key if option else None,
-        "",
-        "fabric kind at the NIC speed from network.csv",
-        {},
-        option.source if option else "",
-    )
-    ex.put(
-        out,
-        s,
-        "switch_radix",
-        radix,
-        "ports",
-        "switch ports at NIC speed",
-        {},
-        option.source if option else "",
-    )
-    tree = (
-        fat_tree(nodes, nics, radix, rail)
-        if multi_node and radix
-        else FatTree(0, 0, 0, 0, 0, 0, 0)
-    )
-    inputs = {"nodes": nodes, "nics_per_node": nics, "radix": radix}
-    ex.put(
-        out,
-        s,
-        "fat_tree_tiers",
-        tree.tiers,
-        "tiers",
-        "1 if E <= k, 2 if E <= k^2/2, else 3",
-        inputs,
-        SRC_FATTREE,
-    )
-    ex.put(
-        out,
-        s,
-        "leaf_switches",
-        tree.leaf,
-        "switches",
-        "rails x ceil(nodes / (k/2)) rail-optimised, else ceil(E / (k/2))",
-        inputs,
-        SRC_FATTREE,
-    )
-    ex.put(
-        out,
-        s,
-        "spine_switches",
-        tree.spine,
-        "switches",
-        "ceil(leaf x (k/2) / k) (two tiers); pods x k/2 (three tiers)",
-        inputs,
-        SRC_FATTREE,
-    )
-    ex.put(
-        out,
-        s,
-        "core_switches",
-        tree.core,
-        "switches",
-        "ceil(aggregation x (k/2) / k)",
-        inputs,
-        SRC_FATTREE,
-    )
-    cables = tree.node_leaf_cables + tree.leaf_spine_cables + tree.spine_core_cables
-    ex.put(
-        out,
-        s,
-        "cables",
-        cables,
-        "cables",
-        "E (node-leaf) + leaf x k/2 (leaf-spine) + aggregation x k/2 (spine-core)",
-        inputs,
-        SRC_FATTREE,
+    radix = _explain_switch(out, ex, option=option, rail_optimized=rail)
+    _explain_fat_tree(
+        out, ex, nodes=nodes, nics_per_node=nics.per_node, radix=radix, rail=rail
     )
     return out
+
+
+def _explain_scale_up(
+    out: dict,
+    ex: Explainer,
+    *,
+    scaleup_domain: int,
+    tensor: int,
+    need_gbps_per_gpu: float,
+) -> None:
+    """The scale-up domain, whether tensor parallelism stays in it, and the scale-out
+    bandwidth each GPU needs beyond it."""
+    ex.put(
+        out,
+        SECTION,
+        "scaleup_domain_gpus",
+        scaleup_domain,
+        unit="GPUs",
+        formula="accelerator's NVLink/xGMI/HCCS/UB domain size",
+        source="accelerators.csv scaleup_domain_gpus",
+    )
+    ex.put(
+        out,
+        SECTION,
+        "tensor_parallel_in_domain",
+        tensor <= scaleup_domain,
+        unit="bool",
+        formula="tensor <= scaleup_domain_gpus",
+        inputs={"tensor": tensor, "domain": scaleup_domain},
+        source="Narayanan et al. 2021: keep TP inside the NVLink domain",
+    )
+    ex.put(
+        out,
+        SECTION,
+        "scale_out_gbps_per_gpu",
+        need_gbps_per_gpu,
+        unit="Gbit/s",
+        formula="(DP ring all-reduce bytes + PP activation bytes per step) x 8 "
+        "/ (2/3 x step time) / 0.8 collective efficiency",
+        source="ring all-reduce 2(N-1)/N x bytes (sizing-formulas section 8); "
+        "NCCL ~80 % of link rate (hardware-facts 2c)",
+    )
+
+
+@dataclass(frozen=True)
+class _NicPlan:
+    per_node: int
+    nic_gbps: float
+    formula: str
+
+
+def _nic_plan(
+    *,
+    multi_node: bool,
+    training: bool,
+    need_gbps_per_gpu: float,
+    gpus_per_node: int,
+    server_nic_gbps: float,
+) -> _NicPlan:
+    """Rail-optimised training: one NIC per GPU; inference and one node need little."""
+    if multi_node and training:
+        wanted_gbps = need_gbps_per_gpu * NIC_MARGIN
+        speed_gbps = next(
+            (v for v in NIC_SPEEDS_GBPS if v >= wanted_gbps), NIC_SPEEDS_GBPS[-1]
+        )
+        return _NicPlan(
+            gpus_per_node,
+            max(speed_gbps, min(server_nic_gbps, 400.0)),
+            "one NIC per GPU (rail-optimised), smallest of 200/400/800G >= 1.25 x "
+            "need, at least the platform's standard NIC up to 400G",
+        )
+    if multi_node:
+        return _NicPlan(
+            max(1, math.ceil(gpus_per_node / 4)),
+            200.0,
+            "inference replicas exchange little: 1 x 200G NIC per 4 GPUs",
+        )
+    return _NicPlan(
+        0, 0.0, "single node: no scale-out fabric needed (front-end Ethernet only)"
+    )
+
+
+def _explain_nics(
+    out: dict,
+    ex: Explainer,
+    *,
+    multi_node: bool,
+    training: bool,
+    need_gbps_per_gpu: float,
+    gpus_per_node: int,
+    server_nic_gbps: float,
+) -> _NicPlan:
+    nics = _nic_plan(
+        multi_node=multi_node,
+        training=training,
+        need_gbps_per_gpu=need_gbps_per_gpu,
+        gpus_per_node=gpus_per_node,
+        server_nic_gbps=server_nic_gbps,
+    )
+    ex.put(
+        out,
+        SECTION,
+        "nics_per_node",
+        nics.per_node,
+        unit="NICs",
+        formula=nics.formula,
+        inputs={"need_gbps_per_gpu": need_gbps_per_gpu},
+        source="hardware-facts 2a: DGX one 400G NIC per GPU",
+    )
+    ex.put(
+        out,
+        SECTION,
+        "nic_gbps",
+        nics.nic_gbps,
+        unit="Gbit/s",
+        formula=nics.formula,
+        source="hardware-facts 2a",
+    )
+    return nics
+
+
+def _fabric_kind(
+    *,
+    nodes: int,
+    training: bool,
+    ecosystem: str,
+    preferred_fabric: str | None,
+) -> tuple[str, str]:
+    """The fabric kind and why (engine heuristic, docs/methodology.md)."""
+    if nodes <= 1:
+        return "none", "single node"
+    if preferred_fabric:
+        return preferred_fabric, "buyer's preference"
+    if not training:
+        return "ethernet", "inference replicas: plain Ethernet suffices"
+    if ecosystem in ("cann", "synapseai"):
+        return "roce", "Ascend and Gaudi scale out over RoCE"
+    if nodes > IB_MIN_NODES:
+        return "infiniband", f"training beyond {IB_MIN_NODES} nodes: InfiniBand"
+    return "roce", f"training up to {IB_MIN_NODES} nodes: RoCE"
+
+
+def _explain_fabric_kind(
+    out: dict,
+    ex: Explainer,
+    *,
+    nodes: int,
+    training: bool,
+    ecosystem: str,
+    preferred_fabric: str | None,
+) -> str:
+    fabric, why = _fabric_kind(
+        nodes=nodes,
+        training=training,
+        ecosystem=ecosystem,
+        preferred_fabric=preferred_fabric,
+    )
+    return ex.put(
+        out,
+        SECTION,
+        "fabric",
+        fabric,
+        unit="",
+        formula=why,
+        inputs={"nodes": nodes, "training": training},
+        source="engine heuristic (docs/methodology.md)",
+    )
+
+
+def _explain_switch(
+    out: dict, ex: Explainer, *, option: NetworkOption | None, rail_optimized: bool
+) -> int:
+    """Rail layout and the catalogue switch; returns its radix (0 when none)."""
+    ex.put(
+        out,
+        SECTION,
+        "rail_optimized",
+        rail_optimized,
+        unit="bool",
+        formula="training, one NIC per GPU: NIC i of every node on rail-i leaves",
+        source="NVIDIA DGX SuperPOD reference architecture",
+    )
+    source = option.source if option else ""
+    ex.put(
+        out,
+        SECTION,
+        "switch",
+        option.key if option else None,
+        unit="",
+        formula="fabric kind at the NIC speed from network.csv",
+        source=source,
+    )
+    return ex.put(
+        out,
+        SECTION,
+        "switch_radix",
+        option.switch_radix if option else 0,
+        unit="ports",
+        formula="switch ports at NIC speed",
+        source=source,
+    )
+
+
+# (result key, FatTree field, unit, formula) of the switch counts, in explained order.
+_FAT_TREE_COUNTS = (
+    ("fat_tree_tiers", "tiers", "tiers", "1 if E <= k, 2 if E <= k^2/2, else 3"),
+    (
+        "leaf_switches",
+        "leaf",
+        "switches",
+        "rails x ceil(nodes / (k/2)) rail-optimised, else ceil(E / (k/2))",
+    ),
+    (
+        "spine_switches",
+        "spine",
+        "switches",
+        "ceil(leaf x (k/2) / k) (two tiers); pods x k/2 (three tiers)",
+    ),
+    ("core_switches", "core", "switches", "ceil(aggregation x (k/2) / k)"),
+)
+
+
+def _explain_fat_tree(
+    out: dict, ex: Explainer, *, nodes: int, nics_per_node: int, radix: int, rail: bool
+) -> None:
+    """Switch and cable counts of the scale-out fat tree (none for one node)."""
+    tree = (
+        fat_tree(nodes, nics_per_node, radix, rail)
+        if nodes > 1 and radix
+        else NO_FAT_TREE
+    )
+    inputs = {"nodes": nodes, "nics_per_node": nics_per_node, "radix": radix}
+    for key, attribute, unit, formula in _FAT_TREE_COUNTS:
+        ex.put(
+            out,
+            SECTION,
+            key,
+            getattr(tree, attribute),
+            unit=unit,
+            formula=formula,
+            inputs=inputs,
+            source=SRC_FATTREE,
+        )
+    ex.put(
+        out,
+        SECTION,
+        "cables",
+        tree.node_leaf_cables + tree.leaf_spine_cables + tree.spine_core_cables,
+        unit="cables",
+        formula="E (node-leaf) + leaf x k/2 (leaf-spine) + aggregation x k/2 "
+        "(spine-core)",
+        inputs=inputs,
+        source=SRC_FATTREE,
+    )

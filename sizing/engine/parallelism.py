@@ -91,10 +91,10 @@ def evaluate(
     step_flops: float,
     gpu_flops: float,
 ) -> LayoutChoice:
-    t, p, d, z = layout.tensor, layout.pipeline, layout.data, layout.zero_stage
+    """Memory per GPU, fit, and the communication and bubble time of one step."""
     sequences = max(global_batch_tokens // seq_len, 1)
-    micro_batches = max(sequences // (d * micro_batch), 1)
-    mem = training_memory(
+    micro_batches = max(sequences // (layout.data * micro_batch), 1)
+    memory = training_memory(
         m,
         layout,
         seq_len=seq_len,
@@ -106,41 +106,82 @@ def evaluate(
         lora_fraction=lora_fraction,
         grad_accum_fp32=grad_accum_fp32,
     )
-    fits = mem.total <= (1.0 - MEMORY_HEADROOM) * memory_gb * GB
     step_compute_s = step_flops / (gpus * gpu_flops)
-    h = m.hidden_size
-    act_bytes = micro_batch * seq_len * h * 2.0
-    layers_per_stage = math.ceil(m.layers / p)
-    # Megatron TP: 4 all-reduces per layer per micro-batch (2 fwd, 2 bwd), ring volume
-    # 2(t-1)/t each (Narayanan et al. 2021; sizing-formulas section 8)
-    tp_bytes = 4 * 2.0 * (t - 1) / t * act_bytes * layers_per_stage * micro_batches
-    total, _ = param_counts(m)
-    trainable = total / (t * p) * (1.0 if lora_fraction is None else lora_fraction)
-    grad_bytes = 4.0 if grad_accum_fp32 or precision == "fp32" else 2.0
-    dp_bytes = 2.0 * (d - 1) / d * trainable * grad_bytes if d > 1 else 0.0
-    if z >= 3:
-        dp_bytes *= ZERO3_COMM_FACTOR
-    pp_bytes = 2.0 * act_bytes * micro_batches if p > 1 else 0.0
-    tp_bw = fabric.scaleup_gbs if t <= fabric.scaleup_domain else fabric.pcie_gbs
-    across_nodes = gpus > fabric.gpus_per_node
-    dp_bw = fabric.scaleout_gbs if across_nodes else fabric.scaleup_gbs
-    comm_s = (
-        tp_bytes / (tp_bw * COLLECTIVE_EFFICIENCY)
-        + (dp_bytes + pp_bytes) / (dp_bw * COLLECTIVE_EFFICIENCY)
-    ) / GB
-    bubble_s = (p - 1) / (micro_batches + p - 1) * step_compute_s
+    activation_bytes = micro_batch * seq_len * m.hidden_size * 2.0
+    tp_bytes = _tensor_parallel_bytes(m, layout, activation_bytes, micro_batches)
+    dp_bytes = _data_parallel_bytes(
+        m,
+        layout,
+        lora_fraction=lora_fraction,
+        grad_accum_fp32=grad_accum_fp32,
+        precision=precision,
+    )
+    pipeline = layout.pipeline
+    # pipeline: each micro-batch's activations forward and their gradients back
+    pp_bytes = 2.0 * activation_bytes * micro_batches if pipeline > 1 else 0.0
     return LayoutChoice(
         layout,
-        mem,
-        fits,
+        memory,
+        memory.total <= (1.0 - MEMORY_HEADROOM) * memory_gb * GB,
         micro_batches,
         step_compute_s,
         tp_bytes,
         dp_bytes,
         pp_bytes,
-        comm_s,
-        bubble_s,
+        _communication_s(fabric, gpus, layout.tensor, tp_bytes, dp_bytes + pp_bytes),
+        (pipeline - 1) / (micro_batches + pipeline - 1) * step_compute_s,
     )
+
+
+def _tensor_parallel_bytes(
+    m: ModelArch, layout: Layout, activation_bytes: float, micro_batches: int
+) -> float:
+    """Megatron TP: 4 all-reduces per layer per micro-batch (2 fwd, 2 bwd), ring volume
+    2(t-1)/t each (Narayanan et al. 2021; sizing-formulas section 8)."""
+    tensor = layout.tensor
+    layers_per_stage = math.ceil(m.layers / layout.pipeline)
+    per_layer_bytes = 4 * 2.0 * (tensor - 1) / tensor * activation_bytes
+    return per_layer_bytes * layers_per_stage * micro_batches
+
+
+def _data_parallel_bytes(
+    m: ModelArch,
+    layout: Layout,
+    *,
+    lora_fraction: float | None,
+    grad_accum_fp32: bool,
+    precision: str,
+) -> float:
+    """Ring all-reduce of the trainable gradients of one model shard, 2(d-1)/d x bytes;
+    ZeRO-3 adds the parameter all-gathers."""
+    data = layout.data
+    if data <= 1:
+        return 0.0
+    total, _ = param_counts(m)
+    trainable = (
+        total
+        / (layout.tensor * layout.pipeline)
+        * (1.0 if lora_fraction is None else lora_fraction)
+    )
+    grad_bytes = 4.0 if grad_accum_fp32 or precision == "fp32" else 2.0
+    dp_bytes = 2.0 * (data - 1) / data * trainable * grad_bytes
+    if layout.zero_stage >= 3:
+        dp_bytes *= ZERO3_COMM_FACTOR
+    return dp_bytes
+
+
+def _communication_s(
+    fabric: Fabric, gpus: int, tensor: int, tp_bytes: float, dp_pp_bytes: float
+) -> float:
+    """TP traffic rides the scale-up link (PCIe beyond its domain); DP and PP traffic
+    the scale-out NICs once the job spans nodes."""
+    tp_gbs = fabric.scaleup_gbs if tensor <= fabric.scaleup_domain else fabric.pcie_gbs
+    across_nodes = gpus > fabric.gpus_per_node
+    dp_gbs = fabric.scaleout_gbs if across_nodes else fabric.scaleup_gbs
+    return (
+        tp_bytes / (tp_gbs * COLLECTIVE_EFFICIENCY)
+        + dp_pp_bytes / (dp_gbs * COLLECTIVE_EFFICIENCY)
+    ) / GB
 
 
 def candidate_layouts(

@@ -6,6 +6,7 @@ Server power is the vendor's maximum, not GPUs x TDP (DGX H100 10.2 kW vs 8 x 70
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from .explain import Explainer
 
@@ -21,6 +22,37 @@ FEED_KW = (
     22.0  # 3-phase 400 V x 32 A ~ 22 kVA per PDU feed (arithmetic, hardware-facts 5)
 )
 SRC_POWER = "hardware-facts.md section 4; cost-figures.md"
+SECTION = "power"
+
+
+@dataclass(frozen=True)
+class _RackLayout:
+    """How the nodes fill racks under the cooling ceiling and the site's rack limit."""
+
+    limit_kw: float
+    nodes_per_rack: int
+    racks: int
+    rack_kw: float
+
+
+def _rack_layout(
+    *,
+    nodes: int,
+    node_kw: float,
+    rack_limit_kw: float | None,
+    liquid_ok: bool,
+    platform_liquid: bool,
+) -> _RackLayout:
+    """As many nodes per rack as the limit allows, never fewer than one (an over-limit
+    node still takes a rack of its own)."""
+    cooling_cap_kw = (
+        LIQUID_MAX_RACK_KW if (liquid_ok or platform_liquid) else AIR_MAX_RACK_KW
+    )
+    limit_kw = min(cooling_cap_kw, rack_limit_kw) if rack_limit_kw else cooling_cap_kw
+    per_rack = max(1, math.floor(limit_kw / node_kw)) if node_kw <= limit_kw else 1
+    racks = math.ceil(nodes / per_rack) if nodes else 0
+    rack_kw = per_rack * node_kw if nodes >= per_rack else nodes * node_kw
+    return _RackLayout(limit_kw, per_rack, racks, rack_kw)
 
 
 def size_power(
@@ -35,125 +67,157 @@ def size_power(
     pue: float | None,
     ex: Explainer,
 ) -> dict:
+    """The power section; every quantity is also explained in ``ex``."""
     out: dict = {}
-    s = "power"
     ex.put(
         out,
-        s,
+        SECTION,
         "node_kw",
         node_kw,
-        "kW",
-        "vendor maximum system power per node",
-        {},
-        SRC_POWER,
+        unit="kW",
+        formula="vendor maximum system power per node",
+        source=SRC_POWER,
     )
-    it_kw = nodes * node_kw
-    ex.put(
+    it_kw = ex.put(
         out,
-        s,
+        SECTION,
         "it_kw",
-        it_kw,
-        "kW",
-        "nodes x node_kw (switches and storage excluded)",
-        {"nodes": nodes},
-        SRC_POWER,
+        nodes * node_kw,
+        unit="kW",
+        formula="nodes x node_kw (switches and storage excluded)",
+        inputs={"nodes": nodes},
+        source=SRC_POWER,
     )
-    cooling_cap = (
-        LIQUID_MAX_RACK_KW if (liquid_ok or platform_liquid) else AIR_MAX_RACK_KW
+    racks = _rack_layout(
+        nodes=nodes,
+        node_kw=node_kw,
+        rack_limit_kw=rack_limit_kw,
+        liquid_ok=liquid_ok,
+        platform_liquid=platform_liquid,
     )
-    rack_cap = min(cooling_cap, rack_limit_kw) if rack_limit_kw else cooling_cap
-    per_rack = max(1, math.floor(rack_cap / node_kw)) if node_kw <= rack_cap else 1
-    racks = math.ceil(nodes / per_rack) if nodes else 0
-    rack_kw = per_rack * node_kw if nodes >= per_rack else nodes * node_kw
+    _explain_racks(out, ex, racks)
+    pue_used = _explain_cooling(
+        out, ex, rack_kw=racks.rack_kw, platform_liquid=platform_liquid, pue=pue
+    )
+    _explain_facility_energy(out, ex, it_kw=it_kw, pue=pue_used)
+    _explain_feeds(out, ex, rack_kw=racks.rack_kw)
     ex.put(
         out,
-        s,
+        SECTION,
+        "tflops_per_kw",
+        gpus * peak_tflops / it_kw if it_kw else 0.0,
+        unit="TFLOPS/kW",
+        formula="GPUs x dense peak of the precision / it_kw (system level)",
+        source=SRC_POWER,
+    )
+    return out
+
+
+def _explain_racks(out: dict, ex: Explainer, racks: _RackLayout) -> None:
+    ex.put(
+        out,
+        SECTION,
         "nodes_per_rack",
-        per_rack,
-        "nodes",
-        "floor(rack limit / node_kw), >= 1",
-        {"rack_limit_kw": rack_cap},
-        SRC_POWER,
+        racks.nodes_per_rack,
+        unit="nodes",
+        formula="floor(rack limit / node_kw), >= 1",
+        inputs={"rack_limit_kw": racks.limit_kw},
+        source=SRC_POWER,
     )
     ex.put(
-        out, s, "racks", racks, "racks", "ceil(nodes / nodes_per_rack)", {}, SRC_POWER
+        out,
+        SECTION,
+        "racks",
+        racks.racks,
+        unit="racks",
+        formula="ceil(nodes / nodes_per_rack)",
+        source=SRC_POWER,
     )
-    ex.put(out, s, "rack_kw", rack_kw, "kW", "nodes_per_rack x node_kw", {}, SRC_POWER)
+    ex.put(
+        out,
+        SECTION,
+        "rack_kw",
+        racks.rack_kw,
+        unit="kW",
+        formula="nodes_per_rack x node_kw",
+        source=SRC_POWER,
+    )
+
+
+def _explain_cooling(
+    out: dict,
+    ex: Explainer,
+    *,
+    rack_kw: float,
+    platform_liquid: bool,
+    pue: float | None,
+) -> float:
+    """Air or liquid by rack density; the PUE is the buyer's, else the cooling's."""
     cooling = "liquid" if (rack_kw > AIR_MAX_RACK_KW or platform_liquid) else "air"
     ex.put(
         out,
-        s,
+        SECTION,
         "cooling",
         cooling,
-        "",
-        f"liquid when a rack exceeds {AIR_MAX_RACK_KW:g} kW (air ceiling) or the platform "
-        "is liquid-cooled",
-        {"rack_kw": rack_kw},
-        "hardware-facts.md section 4",
+        unit="",
+        formula=f"liquid when a rack exceeds {AIR_MAX_RACK_KW:g} kW (air ceiling) or "
+        "the platform is liquid-cooled",
+        inputs={"rack_kw": rack_kw},
+        source="hardware-facts.md section 4",
     )
-    pue_used = pue or (PUE_LIQUID if cooling == "liquid" else PUE_AIR)
-    ex.put(
+    return ex.put(
         out,
-        s,
+        SECTION,
         "pue",
-        pue_used,
-        "ratio",
-        "buyer's PUE, else 1.2 liquid / 1.4 air",
-        {},
-        SRC_POWER,
+        pue or (PUE_LIQUID if cooling == "liquid" else PUE_AIR),
+        unit="ratio",
+        formula="buyer's PUE, else 1.2 liquid / 1.4 air",
+        source=SRC_POWER,
     )
-    facility = it_kw * pue_used
-    ex.put(
+
+
+def _explain_facility_energy(
+    out: dict, ex: Explainer, *, it_kw: float, pue: float
+) -> None:
+    facility_kw = ex.put(
         out,
-        s,
+        SECTION,
         "facility_kw",
-        facility,
-        "kW",
-        "it_kw x PUE",
-        {"pue": pue_used},
-        SRC_POWER,
+        it_kw * pue,
+        unit="kW",
+        formula="it_kw x PUE",
+        inputs={"pue": pue},
+        source=SRC_POWER,
     )
-    mwh = facility * AVERAGE_LOAD_SHARE * 8760.0 / 1000.0
     ex.put(
         out,
-        s,
+        SECTION,
         "annual_mwh",
-        mwh,
-        "MWh",
-        "facility_kw x 0.75 average load x 8760 h / 1000",
-        {},
-        "Epoch server_TDP_fraction 0.75 (cost-figures.md)",
+        facility_kw * AVERAGE_LOAD_SHARE * 8760.0 / 1000.0,
+        unit="MWh",
+        formula="facility_kw x 0.75 average load x 8760 h / 1000",
+        source="Epoch server_TDP_fraction 0.75 (cost-figures.md)",
     )
-    feeds = 2 * math.ceil(rack_kw / FEED_KW) if rack_kw else 0
+
+
+def _explain_feeds(out: dict, ex: Explainer, *, rack_kw: float) -> None:
+    """2N power: A and B sides, each with enough 3-phase feeds for the whole rack."""
     ex.put(
         out,
-        s,
+        SECTION,
         "feeds_per_rack",
-        feeds,
-        "feeds",
-        "2N (A+B sides) x ceil(rack_kw / 22 kW per 3-phase 32 A feed)",
-        {"rack_kw": rack_kw},
-        "hardware-facts.md section 5 (PSU redundancy 4+2 / 5+1 per server)",
+        2 * math.ceil(rack_kw / FEED_KW) if rack_kw else 0,
+        unit="feeds",
+        formula="2N (A+B sides) x ceil(rack_kw / 22 kW per 3-phase 32 A feed)",
+        inputs={"rack_kw": rack_kw},
+        source="hardware-facts.md section 5 (PSU redundancy 4+2 / 5+1 per server)",
     )
     ex.put(
         out,
-        s,
+        SECTION,
         "redundant_feeds",
         True,
-        "bool",
-        "A and B feeds per rack",
-        {},
-        "hardware-facts.md section 5",
+        unit="bool",
+        formula="A and B feeds per rack",
+        source="hardware-facts.md section 5",
     )
-    tflops_per_kw = gpus * peak_tflops / it_kw if it_kw else 0.0
-    ex.put(
-        out,
-        s,
-        "tflops_per_kw",
-        tflops_per_kw,
-        "TFLOPS/kW",
-        "GPUs x dense peak of the precision / it_kw (system level)",
-        {},
-        SRC_POWER,
-    )
-    return out

@@ -8,6 +8,8 @@ chosen share of the checkpoint interval.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .catalog import Catalog, StorageTier
 from .explain import Explainer
 
@@ -19,6 +21,7 @@ SRC_CKPT = (
     "ZeRO (Rajbhandari et al. 2020) 2+2+12 B/param; hardware-facts.md section 3: "
     "full checkpoint ~14 B/param"
 )
+SECTION = "storage"
 
 
 def _pick_tier(
@@ -50,8 +53,62 @@ def size_storage(
     catalog: Catalog,
     ex: Explainer,
 ) -> dict:
+    """The storage section; every quantity is also explained in ``ex``."""
     out: dict = {}
-    s = "storage"
+    dataset_grown_tb = _explain_dataset(
+        out,
+        ex,
+        dataset_tb=dataset_tb,
+        tokens_b=tokens_b,
+        training=training,
+        growth_per_year=growth_per_year,
+        planning_years=planning_years,
+    )
+    checkpoint = _explain_checkpoint(
+        out,
+        ex,
+        training=training,
+        params_total=params_total,
+        trainable_params=trainable_params,
+        stall_share=stall_share,
+        interval_min=interval_min,
+    )
+    _explain_read_rate(out, ex, tokens_per_s_per_gpu=tokens_per_s_per_gpu, gpus=gpus)
+    capacity_tb = ex.put(
+        out,
+        SECTION,
+        "capacity_tb",
+        dataset_grown_tb + checkpoints_kept * checkpoint.size_gb / 1000.0,
+        unit="TB",
+        formula="dataset_tb + checkpoints_kept x checkpoint_gb / 1000",
+        inputs={"checkpoints_kept": checkpoints_kept},
+    )
+    _explain_tiers(
+        out,
+        ex,
+        tiers=list(catalog.storage_tiers.values()),
+        dataset_tb=dataset_grown_tb,
+        capacity_tb=capacity_tb,
+        write_gbs=checkpoint.write_gbs,
+        nodes=nodes,
+    )
+    return out
+
+
+def _explain_dataset(
+    out: dict,
+    ex: Explainer,
+    *,
+    dataset_tb: float | None,
+    tokens_b: float | None,
+    training: bool,
+    growth_per_year: float,
+    planning_years: float,
+) -> float:
+    """The dataset at the end of the planning horizon.
+
+    Today's size is as given, else the training tokens stored as uint32 ids.
+    """
     if dataset_tb is None:
         dataset_tb = (tokens_b or 0.0) * 1e9 * TOKEN_BYTES / 1e12 if training else 0.0
         formula = "tokens x 4 B (uint32 token ids) when not given"
@@ -59,131 +116,162 @@ def size_storage(
         formula = "as given"
     ex.put(
         out,
-        s,
+        SECTION,
         "dataset_tb_now",
         dataset_tb,
-        "TB",
-        formula,
-        {"tokens_b": tokens_b},
-        "engine default",
+        unit="TB",
+        formula=formula,
+        inputs={"tokens_b": tokens_b},
+        source="engine default",
     )
-    grown = dataset_tb * (1.0 + growth_per_year) ** planning_years
-    ex.put(
+    return ex.put(
         out,
-        s,
+        SECTION,
         "dataset_tb",
-        grown,
-        "TB",
-        "dataset x (1 + growth)^years",
-        {"growth_per_year": growth_per_year, "years": planning_years},
-        "buyer input",
+        dataset_tb * (1.0 + growth_per_year) ** planning_years,
+        unit="TB",
+        formula="dataset x (1 + growth)^years",
+        inputs={"growth_per_year": growth_per_year, "years": planning_years},
+        source="buyer input",
     )
+
+
+@dataclass(frozen=True)
+class _Checkpoint:
+    size_gb: float
+    write_gbs: float
+
+
+def _explain_checkpoint(
+    out: dict,
+    ex: Explainer,
+    *,
+    training: bool,
+    params_total: float,
+    trainable_params: float,
+    stall_share: float,
+    interval_min: float,
+) -> _Checkpoint:
+    """Checkpoint size, and the write rate at which saving one stalls training for only
+    ``stall_share`` of the interval. Serving writes none; its size is the bf16 weights
+    to load."""
     if training:
-        ckpt_bytes = CHECKPOINT_BYTES_PER_PARAM * trainable_params
-        ckpt_formula = "14 B x trainable params (frozen base weights are not re-saved)"
+        checkpoint_bytes = CHECKPOINT_BYTES_PER_PARAM * trainable_params
+        size_formula = "14 B x trainable params (frozen base weights are not re-saved)"
     else:
-        ckpt_bytes = 2.0 * params_total
-        ckpt_formula = "2 B x params (bf16 weights to load)"
-    ckpt_gb = ckpt_bytes / 1e9
-    ex.put(
+        checkpoint_bytes = 2.0 * params_total
+        size_formula = "2 B x params (bf16 weights to load)"
+    size_gb = ex.put(
         out,
-        s,
+        SECTION,
         "checkpoint_gb",
-        ckpt_gb,
-        "GB",
-        ckpt_formula,
-        {"params": params_total, "trainable": trainable_params},
-        SRC_CKPT,
+        checkpoint_bytes / 1e9,
+        unit="GB",
+        formula=size_formula,
+        inputs={"params": params_total, "trainable": trainable_params},
+        source=SRC_CKPT,
     )
     if training:
-        write = ckpt_gb / (stall_share * interval_min * 60.0)
-        wformula = "checkpoint_gb / (stall_share x interval_s)"
+        write_gbs = size_gb / (stall_share * interval_min * 60.0)
+        write_formula = "checkpoint_gb / (stall_share x interval_s)"
     else:
-        write = 0.0
-        wformula = "inference writes no checkpoints"
+        write_gbs = 0.0
+        write_formula = "inference writes no checkpoints"
     ex.put(
         out,
-        s,
+        SECTION,
         "checkpoint_write_gbs",
-        write,
-        "GB/s",
-        wformula,
-        {"stall_share": stall_share, "interval_min": interval_min},
-        "sizing-formulas section 10 (1T run: 13.8 TB at ~273 GB/s)",
+        write_gbs,
+        unit="GB/s",
+        formula=write_formula,
+        inputs={"stall_share": stall_share, "interval_min": interval_min},
+        source="sizing-formulas section 10 (1T run: 13.8 TB at ~273 GB/s)",
     )
-    data_rate = tokens_per_s_per_gpu * TOKEN_BYTES / 1e9
-    read_per_gpu = max(data_rate, READ_FLOOR_GBS_PER_GPU)
+    return _Checkpoint(size_gb, write_gbs)
+
+
+def _explain_read_rate(
+    out: dict, ex: Explainer, *, tokens_per_s_per_gpu: float, gpus: int
+) -> None:
+    """Read rate: the token stream each GPU consumes, never below the SuperPOD floor."""
+    data_rate_gbs = tokens_per_s_per_gpu * TOKEN_BYTES / 1e9
+    read_per_gpu_gbs = max(data_rate_gbs, READ_FLOOR_GBS_PER_GPU)
     ex.put(
         out,
-        s,
+        SECTION,
         "read_gbs_per_gpu",
-        read_per_gpu,
-        "GB/s",
-        "max(tokens/s per GPU x 4 B, 0.5 GB/s floor)",
-        {"data_rate_gbs": data_rate},
-        "NVIDIA SuperPOD 'Good' single-node read 4 GB/s / 8 GPUs (RA-11333-001)",
+        read_per_gpu_gbs,
+        unit="GB/s",
+        formula="max(tokens/s per GPU x 4 B, 0.5 GB/s floor)",
+        inputs={"data_rate_gbs": data_rate_gbs},
+        source="NVIDIA SuperPOD 'Good' single-node read 4 GB/s / 8 GPUs (RA-11333-001)",
     )
     ex.put(
         out,
-        s,
+        SECTION,
         "read_gbs_total",
-        read_per_gpu * gpus,
-        "GB/s",
-        "read_gbs_per_gpu x GPUs",
-        {"gpus": gpus},
-        "",
+        read_per_gpu_gbs * gpus,
+        unit="GB/s",
+        formula="read_gbs_per_gpu x GPUs",
+        inputs={"gpus": gpus},
     )
-    capacity = grown + checkpoints_kept * ckpt_gb / 1000.0
+
+
+def _explain_tiers(
+    out: dict,
+    ex: Explainer,
+    *,
+    tiers: list[StorageTier],
+    dataset_tb: float,
+    capacity_tb: float,
+    write_gbs: float,
+    nodes: int,
+) -> None:
+    """A local NVMe read cache plus the smallest parallel file system fast enough."""
+    parallel_fs = _pick_tier(tiers, write_gbs, nodes)
+    chosen = [_local_cache_tier(dataset_tb, nodes)]
+    if parallel_fs is not None:
+        chosen.append(_parallel_fs_tier(parallel_fs, capacity_tb, nodes))
+    source = parallel_fs.source if parallel_fs else ""
     ex.put(
         out,
-        s,
-        "capacity_tb",
-        capacity,
-        "TB",
-        "dataset_tb + checkpoints_kept x checkpoint_gb / 1000",
-        {"checkpoints_kept": checkpoints_kept},
-        "",
-    )
-    tiers = list(catalog.storage_tiers.values())
-    pfs = _pick_tier(tiers, write, nodes)
-    chosen = [
-        {
-            "tier": "local_nvme",
-            "key": "local-nvme-cache",
-            "capacity_tb": min(grown, grown / max(nodes, 1) * 2.0) if grown else 0.0,
-            "role": "per-node read cache of the dataset shard (x2 for reshuffles)",
-        }
-    ]
-    if pfs is not None:
-        chosen.append(
-            {
-                "tier": "parallel_fs",
-                "key": pfs.key,
-                "capacity_tb": capacity,
-                "write_gbs": (pfs.write_gbs_per_node or 0.0) * nodes,
-                "read_gbs": (pfs.read_gbs_per_node or 0.0) * nodes,
-                "role": "checkpoints and the shared dataset",
-            }
-        )
-    ex.put(
-        out,
-        s,
+        SECTION,
         "tiers",
         chosen,
-        "",
-        "local NVMe cache + smallest parallel-FS tier whose "
+        unit="",
+        formula="local NVMe cache + smallest parallel-FS tier whose "
         "per-node write x nodes >= checkpoint_write_gbs",
-        {"nodes": nodes},
-        pfs.source if pfs else "",
+        inputs={"nodes": nodes},
+        source=source,
     )
     ex.put(
         out,
-        s,
+        SECTION,
         "parallel_fs_write_gbs",
         chosen[-1].get("write_gbs", 0.0),
-        "GB/s",
-        "tier write GB/s per compute node x nodes",
-        {},
-        pfs.source if pfs else "",
+        unit="GB/s",
+        formula="tier write GB/s per compute node x nodes",
+        source=source,
     )
-    return out
+
+
+def _local_cache_tier(dataset_tb: float, nodes: int) -> dict:
+    return {
+        "tier": "local_nvme",
+        "key": "local-nvme-cache",
+        "capacity_tb": min(dataset_tb, dataset_tb / max(nodes, 1) * 2.0)
+        if dataset_tb
+        else 0.0,
+        "role": "per-node read cache of the dataset shard (x2 for reshuffles)",
+    }
+
+
+def _parallel_fs_tier(tier: StorageTier, capacity_tb: float, nodes: int) -> dict:
+    return {
+        "tier": "parallel_fs",
+        "key": tier.key,
+        "capacity_tb": capacity_tb,
+        "write_gbs": (tier.write_gbs_per_node or 0.0) * nodes,
+        "read_gbs": (tier.read_gbs_per_node or 0.0) * nodes,
+        "role": "checkpoints and the shared dataset",
+    }

@@ -100,26 +100,23 @@ def gpus_for_days(
     return gpus
 
 
-def plan_training(
-    acc: Accelerator, server: ServerPlatform, fabric: Fabric, w: Workload
-) -> TrainingPlan:
-    model_flops, recompute_flops = flops(w)
-    total_flops = model_flops + recompute_flops
-    peak = _peak(acc, w)
-    per_node = server.gpus_per_node
-    if w.gpu_count is not None:
-        gpus = w.gpu_count
-    else:
-        gpus = gpus_for_days(acc, w, total_flops, per_node)
-    tokens_per_step = w.global_batch_tokens
-    step_flops = total_flops / ((w.tokens_b or 1.0) * 1e9) * tokens_per_step
+@dataclass(frozen=True)
+class _LayoutSearch:
+    """The parallel-layout search of one workload on one accelerator, at any GPU count."""
 
-    def run(n: int) -> LayoutChoice | None:
+    acc: Accelerator
+    fabric: Fabric
+    workload: Workload
+    step_flops: float
+    peak_tflops: float
+
+    def best(self, gpus: int) -> LayoutChoice | None:
+        w = self.workload
         return search(
             w.model,
-            gpus=n,
-            fabric=fabric,
-            memory_gb=acc.memory_gb,
+            gpus=gpus,
+            fabric=self.fabric,
+            memory_gb=self.acc.memory_gb,
             seq_len=w.seq_len,
             micro_batch=w.micro_batch,
             global_batch_tokens=w.global_batch_tokens,
@@ -128,34 +125,61 @@ def plan_training(
             recompute=w.recompute,
             lora_fraction=w.lora_trainable_fraction,
             grad_accum_fp32=w.grad_accum_fp32,
-            step_flops=step_flops,
-            gpu_flops=peak * 1e12 * mfu_for(acc, w, n),
+            step_flops=self.step_flops,
+            gpu_flops=self.peak_tflops * 1e12 * mfu_for(self.acc, w, gpus),
         )
 
-    choice = run(gpus)
+
+def _grow_until_fits(
+    layouts: _LayoutSearch, gpus: int, choice: LayoutChoice | None, per_node: int
+) -> tuple[int, LayoutChoice | None, bool]:
+    """Raise the GPU count (at most 12 doublings) until some layout fits in memory.
+
+    Returns the count, its best layout and whether the count was raised for memory.
+    """
+    memory_limited = False
+    for _ in range(12):
+        if choice is not None and choice.fits:
+            break
+        larger = _next_gpus(gpus, per_node)
+        if larger > MAX_GPUS:
+            break
+        trial = layouts.best(larger)
+        if trial is None:
+            break
+        gpus, choice, memory_limited = larger, trial, True
+    return gpus, choice, memory_limited
+
+
+def _no_layout_error(w: Workload, gpus: int) -> SizingInputError:
+    return SizingInputError(
+        f"no tensor x pipeline x data layout divides {gpus} GPUs with a global batch of "
+        f"{w.global_batch_tokens} tokens",
+        field="workload.gpu_count" if w.gpu_count else "workload.global_batch_tokens",
+    )
+
+
+def plan_training(
+    acc: Accelerator, server: ServerPlatform, fabric: Fabric, w: Workload
+) -> TrainingPlan:
+    """GPUs, days and layout: the target days set the count unless the buyer gave one,
+    and a count too small to fit in memory is raised."""
+    model_flops, recompute_flops = flops(w)
+    total_flops = model_flops + recompute_flops
+    peak = _peak(acc, w)
+    per_node = server.gpus_per_node
+    if w.gpu_count is not None:
+        gpus = w.gpu_count
+    else:
+        gpus = gpus_for_days(acc, w, total_flops, per_node)
+    step_flops = total_flops / ((w.tokens_b or 1.0) * 1e9) * w.global_batch_tokens
+    layouts = _LayoutSearch(acc, fabric, w, step_flops=step_flops, peak_tflops=peak)
+    choice = layouts.best(gpus)
     memory_limited = False
     if w.gpu_count is None:
-        # raise the count (bounded doublings) until some layout fits in memory
-        for _ in range(12):
-            if choice is not None and choice.fits:
-                break
-            nxt = _next_gpus(gpus, per_node)
-            if nxt > MAX_GPUS:
-                break
-            trial = run(nxt)
-            if trial is None:
-                break
-            gpus, choice, memory_limited = nxt, trial, True
+        gpus, choice, memory_limited = _grow_until_fits(layouts, gpus, choice, per_node)
     if choice is None:
-        raise SizingInputError(
-            f"no tensor x pipeline x data layout divides {gpus} GPUs with a global batch of "
-            f"{w.global_batch_tokens} tokens",
-            field="workload.gpu_count"
-            if w.gpu_count
-            else "workload.global_batch_tokens",
-        )
-    mfu = mfu_for(acc, w, gpus)
-    good = goodput(gpus, w.checkpoint_stall_share)
+        raise _no_layout_error(w, gpus)
     days = days_for(acc, w, gpus, total_flops)
     return TrainingPlan(
         gpus=gpus,
@@ -163,9 +187,9 @@ def plan_training(
         model_flops=model_flops,
         recompute_flops=recompute_flops,
         peak_tflops=peak,
-        mfu=mfu,
+        mfu=mfu_for(acc, w, gpus),
         mfu_overridden=w.mfu is not None,
-        goodput=good,
+        goodput=goodput(gpus, w.checkpoint_stall_share),
         days=days,
         gpu_hours=days * 24.0 * gpus,
         choice=choice,
