@@ -46,6 +46,7 @@ from .engine import (
     inputs_from_dict,
     inputs_to_dict,
 )
+from .engine.normalise import BidLine, TcoNormalisation, normalise_tco
 from .models import RunStatus, TcoRun, TcoScenario, run_pdf_path
 
 logger = logging.getLogger(__name__)
@@ -406,3 +407,46 @@ def sweep_stuck_runs(
         _enqueue(run_id)
         requeued += 1
     return {"requeued": requeued, "failed": failed}
+
+
+# --- a vendor's bid as a TCO (read by the vendors comparison) ---------------------
+
+
+def normalise_bid_tco(
+    *,
+    lines: list[BidLine],
+    horizon_years: int,
+    currency: str,
+    gpu_count: int,
+    it_power_kw: float | None,
+    warranty_years: float | None,
+    on_prem: bool,
+    plan_gpu_price: Decimal | None = None,
+    plan_gpu_price_currency: str | None = None,
+) -> TcoNormalisation:
+    """The bid's TCO over the horizon with what it omits filled in (engine.normalise).
+
+    ``plan_gpu_price`` is the sizing plan's price per GPU in ``plan_gpu_price_currency``
+    (default ``currency``), converted at the default fx_usd_cny like `prefill_inputs`
+    (a pair with no conversion keeps the price as it is); it prices the GPU servers of
+    a bid that has none. TcoInputError goes through when the bid's figures are not
+    valid TCO inputs.
+    """
+    gpu_price = plan_gpu_price
+    if plan_gpu_price is not None:
+        fx = Decimal(str(DEFAULTS["fx_usd_cny"].value))
+        source = plan_gpu_price_currency or currency
+        try:
+            gpu_price = _convert_money(plan_gpu_price, source, currency, fx)
+        except ValueError:
+            gpu_price = plan_gpu_price
+    return normalise_tco(
+        lines,
+        horizon_years=horizon_years,
+        currency=currency,
+        gpu_count=gpu_count,
+        it_power_kw=it_power_kw,
+        warranty_years=warranty_years,
+        on_prem=on_prem,
+        gpu_price=gpu_price,
+    )

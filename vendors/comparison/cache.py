@@ -1,0 +1,44 @@
+"""The comparison page's context, read through the shared cache.
+
+The key (vendors.caching) carries the data version, the language and the viewer
+variant from `evaluation.viewer_variant`, the same rule `build_comparison` applies.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.cache import cache
+from django.template.loader import render_to_string
+
+from .. import caching, evaluation
+from .build import build_comparison
+from .radar import radar_svg
+from .table import comparison_groups
+
+
+def comparison_context(*, procurement, user) -> dict:
+    """{"result", "groups", "radar", "grid_html"} for this user, from the cache when
+    nothing changed since it was built for the same language and viewer variant."""
+    settings_row = evaluation.evaluation_settings_for(procurement=procurement)
+    blind, prices_hidden = evaluation.viewer_variant(procurement, settings_row, user)
+    key = caching.cache_key(procurement, blind, prices_hidden)
+    # Only with a cache all web processes share (CACHE_URL): with per-process caches a
+    # write in one process would not invalidate another process's copy.
+    enabled = settings.COMPARISON_CACHE_ENABLED
+    cached = cache.get(key) if enabled else None
+    if cached is not None:
+        return cached
+    result = build_comparison(procurement=procurement, user=user)
+    # Belt and braces: never store an entry under another variant's key.
+    if (result.blind, result.prices_hidden) != (blind, prices_hidden):
+        key = caching.cache_key(procurement, result.blind, result.prices_hidden)
+    groups = comparison_groups(result)
+    context = {
+        "result": result,
+        "groups": groups,
+        "radar": radar_svg(result),
+    }
+    context["grid_html"] = render_to_string("vendors/_comparison_grid.html", context)
+    if enabled:
+        cache.set(key, context, caching.TTL_SECONDS)
+    return context

@@ -1,0 +1,168 @@
+"""A bid checked against the sizing plan (compliance) and against the pitfall
+detectors, and the case-study evidence it brings: the facts the pure modules
+(`compliance.py`, `detectors.py`) are given, read from the ORM rows."""
+
+from __future__ import annotations
+
+from clusterbuy.models import Procurement
+
+from .. import plan_facts
+from ..compliance import (
+    COOLING_KINDS,
+    BidOffer,
+    ComplianceInputError,
+    ComplianceItem,
+    ComplianceStatus,
+    PlanNeeds,
+    check_compliance,
+)
+from ..detectors import (
+    WORKLOAD_KINDS,
+    BidFacts,
+    LineItemFacts,
+    Pitfall,
+    ProcurementFacts,
+    detect_all,
+)
+from ..models import Bid
+from .labels import COMPLIANCE_ITEMS
+from .pricing import Line
+
+
+def plan_needs(plan: dict | None) -> PlanNeeds | None:
+    if not plan:
+        return None
+    try:
+        cooling = plan.get("cooling") if plan.get("cooling") in COOLING_KINDS else "air"
+        return PlanNeeds(
+            gpu_count=int(plan["gpu_count"]),
+            vram_gb_per_gpu=float(plan.get("vram_gb_per_gpu") or 0),
+            scaleup_domain_gpus=int(plan.get("scaleup_domain_gpus") or 0),
+            network_gbps_per_gpu=float(plan.get("network_gbps_per_gpu") or 0),
+            storage_tb=float(plan.get("storage_tb") or 0),
+            storage_read_gbs=float(plan.get("storage_read_gbs") or 0),
+            storage_write_gbs=float(plan.get("storage_write_gbs") or 0),
+            it_power_kw=float(plan.get("it_power_kw") or 0),
+            cooling=cooling,
+            ecosystem=plan.get("ecosystem") or None,
+        )
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def no_plan_items(offer: BidOffer | None = None) -> list[ComplianceItem]:
+    return [
+        ComplianceItem(
+            item,
+            ComplianceStatus.WARN,
+            None,
+            getattr(offer, item, None),
+            "",
+            "warn: no sizing plan",
+            "提醒：尚无配置方案",
+        )
+        for item in COMPLIANCE_ITEMS
+    ]
+
+
+def bid_offer(bid: Bid, accelerator) -> BidOffer:
+    return BidOffer(
+        gpu_count=bid.gpu_count,
+        vram_gb_per_gpu=getattr(accelerator, "memory_gb", None),
+        scaleup_domain_gpus=bid.scaleup_domain_gpus
+        or getattr(accelerator, "scaleup_domain_gpus", None),
+        network_gbps_per_gpu=bid.network_gbps_per_gpu,
+        storage_tb=bid.storage_tb,
+        storage_read_gbs=bid.storage_read_gbs,
+        storage_write_gbs=bid.storage_write_gbs,
+        it_power_kw=bid.peak_power_kw,
+        cooling=bid.cooling or None,
+        ecosystem=getattr(accelerator, "ecosystem", None) or None,
+    )
+
+
+def compliance_for(
+    bid: Bid, accelerator, needs: PlanNeeds | None
+) -> list[ComplianceItem]:
+    offer = bid_offer(bid, accelerator)
+    if needs is None:
+        return no_plan_items(offer)
+    try:
+        return check_compliance(needs, offer)
+    except ComplianceInputError:
+        return no_plan_items(offer)
+
+
+def procurement_facts(
+    procurement: Procurement, plan: dict | None, needs: PlanNeeds | None
+) -> ProcurementFacts:
+    plan = plan or {}
+    kinds = [k for k in plan.get("workload_kinds") or [] if k in WORKLOAD_KINDS]
+    return ProcurementFacts(
+        workload_kind=kinds[0] if kinds else "",
+        model_names=tuple(n for n in plan.get("model_names") or [] if n),
+        model_params_b=plan.get("model_params_b"),
+        data_tb=plan.get("data_tb"),
+        location=procurement.city,
+        needs=needs,
+    )
+
+
+def evidence_kinds(bid: Bid) -> frozenset[str]:
+    kinds: set[str] = set()
+    for study in bid.case_studies.all():
+        kinds |= study.evidence_kinds
+    return frozenset(kinds)
+
+
+def pitfalls_for(
+    bid: Bid,
+    lines: list[Line],
+    context: ProcurementFacts,
+    others: list[str],
+) -> list[Pitfall]:
+    facts = BidFacts(
+        line_items=tuple(
+            LineItemFacts(li.category, li.amount, li.recurring) for li in lines
+        ),
+        network_gbps_per_gpu=bid.network_gbps_per_gpu,
+        storage_tb=bid.storage_tb,
+        storage_read_gbs=bid.storage_read_gbs,
+        proposal_text=bid.proposal_text,
+        evidence_kinds=evidence_kinds(bid),
+        promised_training_days=bid.promised_training_days,
+        scheduler=bid.scheduler,
+        frameworks=tuple(bid.frameworks or ()),
+    )
+    return detect_all(facts, context, others)
+
+
+def training_bounds(procurement: Procurement, bids: list[Bid]) -> dict[int, float]:
+    """Lower bound per bid. The bound assumes perfect scaling, so it is inversely
+    proportional to the GPU count: one sizing call per distinct accelerator."""
+    per_gpu: dict[str, float | None] = {}
+    bounds: dict[int, float] = {}
+    for bid in bids:
+        if bid.promised_training_days is None or not bid.gpu_count:
+            continue
+        if bid.accelerator not in per_gpu:
+            per_gpu[bid.accelerator] = plan_facts.training_lower_bound_days(
+                procurement=procurement, accelerator_key=bid.accelerator, gpu_count=1
+            )
+        single = per_gpu[bid.accelerator]
+        if single is not None:
+            bounds[bid.pk] = single / bid.gpu_count
+    return bounds
+
+
+def evidence_counts(bid: Bid) -> dict:
+    studies = list(bid.case_studies.all())
+    return {
+        "case_studies": len(studies),
+        "measured_outcomes": sum(
+            1 for s in studies if s.outcome_before and s.outcome_after
+        ),
+        "site_visits": sum(1 for s in studies if s.site_visit_done),
+        "demos": sum(1 for s in studies if s.remote_demo_done),
+        "references": sum(1 for s in studies if s.reference_contacted),
+    }

@@ -1,0 +1,65 @@
+"""The comparison as the API returns it: one entry per bid, codes rather than labels
+(the notes and pitfall reasons in the request's language)."""
+
+from __future__ import annotations
+
+from .labels import current_language, rounded_number
+from .result import Column, Comparison
+
+
+def _scores(column: Column, comparison: Comparison) -> dict:
+    scores: dict = {
+        s.code: None
+        if column.sections.get(s.code) is None
+        else round(column.sections[s.code], 4)
+        for s in comparison.sections
+    }
+    scores["technical_100"] = round(column.technical_100, 4)
+    scores["weighted_total"] = (
+        None if column.weighted_total is None else round(column.weighted_total, 4)
+    )
+    return scores
+
+
+def _entry(column: Column, comparison: Comparison, lang: str) -> dict:
+    return {
+        "bid": column.bid.pk,
+        "vendor": column.vendor,
+        "currency": comparison.procurement.currency,
+        "quoted_total": None
+        if column.quoted_total is None
+        else str(column.quoted_total),
+        "hidden_costs": [
+            {"category": h["category"], "amount": str(h["amount"])}
+            for h in column.hidden_costs
+        ],
+        "normalized_tco": None
+        if column.normalized_tco is None
+        else str(column.normalized_tco),
+        "compliance": [
+            {
+                "item": i.item,
+                "status": str(i.status),
+                "required": rounded_number(i.required),
+                "offered": rounded_number(i.offered),
+                "unit": i.unit,
+                "note": i.note_for(lang),
+            }
+            for i in column.compliance
+        ],
+        "pitfalls": [
+            {"code": str(p.code), "reason": p.reason(lang)} for p in column.pitfalls
+        ],
+        "scores": _scores(column, comparison),
+        "disagreements": sorted(
+            code for code, agg in column.criteria.items() if agg.disagreement
+        ),
+        "excluded": column.excluded,
+        "rank": column.rank,
+    }
+
+
+def comparison_json(comparison: Comparison) -> list[dict]:
+    """The API shape: one entry per bid."""
+    lang = current_language()
+    return [_entry(column, comparison, lang) for column in comparison.columns]

@@ -1,0 +1,111 @@
+"""The comparison as built for one viewer: one Column per bid, the checklist sections
+with their effective weights, and the viewer variant it was built for."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.utils.translation import gettext as _
+
+from clusterbuy.models import Procurement
+
+from .. import scoring
+from ..compliance import ComplianceItem
+from ..detectors import Pitfall
+from ..models import Bid, Decision, EvaluationSettings
+from .labels import (
+    category_label,
+    compliance_label,
+    current_language,
+    pitfall_label,
+    shown_value,
+    status_label,
+)
+
+
+@dataclass
+class SectionInfo:
+    code: str
+    title: str  # as shown: the default's translation, or as the user typed it
+    weight: float
+    auto_price: bool
+    criteria: list  # ChecklistCriterion rows
+
+
+@dataclass
+class Column:
+    bid: Bid
+    label: str
+    vendor: dict
+    quoted_total: Decimal | None
+    normalized_tco: Decimal | None
+    hidden_costs: list[dict]
+    compliance: list[ComplianceItem]
+    pitfalls: list[Pitfall]
+    evidence: dict
+    sections: dict[str, float | None] = field(default_factory=dict)
+    criteria: dict[str, scoring.CriterionScore] = field(default_factory=dict)
+    technical_100: float = 0.0
+    price_100: float | None = None
+    weighted_total: float | None = None
+    rank: int | None = None
+    excluded: bool = False
+    tco_value: Decimal = Decimal(0)  # kept for ranking even when hidden
+
+    @property
+    def hidden_cost_list(self) -> list[dict]:
+        return [
+            {
+                "label": category_label(h["category"]),
+                "amount": h["amount"],
+                "source": _(h["source"]),
+                "basis": h.get("basis", ""),
+            }
+            for h in self.hidden_costs
+        ]
+
+    @property
+    def pitfall_list(self) -> list[dict]:
+        lang = current_language()
+        return [
+            {
+                "code": str(p.code),
+                "label": pitfall_label(p.code),
+                "reason": p.reason(lang),
+            }
+            for p in self.pitfalls
+        ]
+
+    @property
+    def compliance_list(self) -> list[dict]:
+        lang = current_language()
+        return [
+            {
+                "item": i.item,
+                "label": compliance_label(i.item),
+                "status": str(i.status),
+                "status_label": status_label(i.status),
+                "required": shown_value(i.required),
+                "offered": shown_value(i.offered),
+                "unit": i.unit,
+                "note": i.note_for(lang),
+            }
+            for i in self.compliance
+        ]
+
+
+@dataclass
+class Comparison:
+    procurement: Procurement
+    settings: EvaluationSettings
+    sections: list[SectionInfo]
+    columns: list[Column]
+    plan: dict | None
+    blind: bool
+    prices_hidden: bool
+    decision: Decision | None
+
+    @property
+    def weights(self) -> dict[str, float]:
+        return {s.code: s.weight for s in self.sections}

@@ -1,0 +1,294 @@
+"""The comparison table as the page, the PDF and the workbook show it: vendors as
+columns, rows in groups, the best and worst value of a row marked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from ..models import MONITORING_ITEMS, SUPPORT_CHANNELS
+from .labels import (
+    COMPLIANCE_ITEMS,
+    category_label,
+    compliance_label,
+    current_language,
+    fill_in_help,
+    pitfall_label,
+    shown_value,
+)
+from .result import Column, Comparison, SectionInfo
+
+
+@dataclass
+class Detail:
+    """One line under a cell's value: an optional code badge, the text, a tooltip."""
+
+    text: str
+    badge: str = ""
+    title: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.badge}: {self.text}" if self.badge else self.text
+
+
+@dataclass
+class Cell:
+    text: str
+    css: str = ""
+    detail: list[Detail] = field(default_factory=list)
+
+
+@dataclass
+class Row:
+    label: str
+    cells: list[Cell]
+    help: str = ""
+
+
+@dataclass
+class Group:
+    label: str
+    rows: list[Row]
+
+
+def _fmt_money(value: Decimal | None) -> str:
+    if value is None:
+        return "—"
+    return f"{value:,.0f}"
+
+
+def _fmt(value: Any, digits: int = 1) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, Decimal) and value != value.to_integral_value():
+        value = float(value)
+    if isinstance(value, float):
+        return (
+            f"{value:.{digits}f}".rstrip("0").rstrip(".") if digits else f"{value:.0f}"
+        )
+    return str(value)
+
+
+def _fmt_2(value: Any) -> str:
+    return _fmt(value, 2)
+
+
+def _highlight(
+    values: list[float | Decimal | None], *, higher_is_better: bool
+) -> list[str]:
+    present = [v for v in values if v is not None]
+    if len(present) < 2 or min(present) == max(present):
+        return ["" for _ in values]
+    best = max(present) if higher_is_better else min(present)
+    worst = min(present) if higher_is_better else max(present)
+    return ["best" if v == best else "worst" if v == worst else "" for v in values]
+
+
+def _numeric_row(label: str, values: list, *, higher: bool, fmt=_fmt) -> Row:
+    classes = _highlight(values, higher_is_better=higher)
+    return Row(
+        label, [Cell(fmt(v), css) for v, css in zip(values, classes, strict=True)]
+    )
+
+
+def _hours(value: dict | None, severity: str) -> float | None:
+    if not value or value.get(severity) is None:
+        return None
+    return float(value[severity])
+
+
+def _price_group(comparison: Comparison) -> Group:
+    cols = comparison.columns
+    quoted = [c.quoted_total for c in cols]
+    tco = [c.normalized_tco for c in cols]
+    hidden_values = [
+        None
+        if comparison.prices_hidden
+        else sum((h["amount"] for h in c.hidden_costs), Decimal(0))
+        for c in cols
+    ]
+    hidden_row = _numeric_row(
+        _("Hidden costs added by ClusterBuy"),
+        hidden_values,
+        higher=False,
+        fmt=_fmt_money,
+    )
+    hidden_row.help = fill_in_help()
+    for cell, c in zip(hidden_row.cells, cols, strict=True):
+        cell.detail = [
+            Detail(
+                f"{category_label(h['category'])}: {_fmt_money(h['amount'])}",
+                title=f"{_(h['source'])} ({h.get('basis', '')})",
+            )
+            for h in c.hidden_costs
+        ]
+    rows = [
+        _numeric_row(_("Quoted price"), quoted, higher=False, fmt=_fmt_money),
+        _numeric_row(_("Normalised TCO"), tco, higher=False, fmt=_fmt_money),
+        hidden_row,
+    ]
+    return Group(_("Price"), rows)
+
+
+def _compliance_cell(column: Column, index: int, lang: str) -> Cell:
+    entry = column.compliance[index] if index < len(column.compliance) else None
+    if entry is None:
+        return Cell("—")
+    text = f"{_fmt(shown_value(entry.offered))} / {_fmt(shown_value(entry.required))}"
+    if entry.unit:
+        text += f" {entry.unit}"
+    note = entry.note_for(lang)
+    return Cell(text, f"status-{entry.status}", [Detail(note)] if note else [])
+
+
+def _compliance_group(cols: list[Column], lang: str) -> Group:
+    rows = [
+        Row(compliance_label(item), [_compliance_cell(c, index, lang) for c in cols])
+        for index, item in enumerate(COMPLIANCE_ITEMS)
+    ]
+    passed = [sum(1 for i in c.compliance if i.status == "pass") for c in cols]
+    rows.append(_numeric_row(_("Items passed"), passed, higher=True))
+    return Group(_("Compliance with the sizing plan"), rows)
+
+
+def _service_group(bids: list) -> Group:
+    channels = [
+        len([x for x in b.support_channels or [] if x in SUPPORT_CHANNELS])
+        for b in bids
+    ]
+    warranty = [
+        float(b.warranty_years) if b.warranty_years is not None else None for b in bids
+    ]
+    rows = [
+        _numeric_row(
+            _("Response time, severity 1 (h)"),
+            [_hours(b.response_hours, "sev1") for b in bids],
+            higher=False,
+        ),
+        _numeric_row(
+            _("Response time, severity 2 (h)"),
+            [_hours(b.response_hours, "sev2") for b in bids],
+            higher=False,
+        ),
+        _numeric_row(
+            _("On-site arrival (h)"), [b.onsite_hours for b in bids], higher=False
+        ),
+        _numeric_row(
+            _("Availability (%)"),
+            [b.availability_pct for b in bids],
+            higher=True,
+            fmt=_fmt_2,
+        ),
+        _numeric_row(_("Support channels"), channels, higher=True),
+        _numeric_row(
+            _("Delivery (weeks)"), [b.delivery_weeks for b in bids], higher=False
+        ),
+        _numeric_row(_("Warranty (years)"), warranty, higher=True),
+    ]
+    return Group(_("Service level"), rows)
+
+
+def _monitoring_group(bids: list) -> Group:
+    monitoring = _numeric_row(
+        _("Monitoring items covered"),
+        [len([m for m in b.monitoring or [] if m in MONITORING_ITEMS]) for b in bids],
+        higher=True,
+        fmt=lambda v: f"{v} / {len(MONITORING_ITEMS)}",
+    )
+    alerts = Row(
+        _("Configurable alert rules"),
+        [
+            Cell(
+                _("yes") if b.configurable_alerts else _("no"),
+                "" if b.configurable_alerts else "worst",
+            )
+            for b in bids
+        ],
+    )
+    return Group(_("Monitoring"), [monitoring, alerts])
+
+
+def _evidence_group(cols: list[Column]) -> Group:
+    rows = [
+        _numeric_row(label, [c.evidence[key] for c in cols], higher=True)
+        for key, label in (
+            ("case_studies", _("Case studies")),
+            ("measured_outcomes", _("Measured outcomes")),
+            ("site_visits", _("Site visits")),
+            ("demos", _("Remote demos")),
+            ("references", _("References contacted")),
+        )
+    ]
+    return Group(_("Case-study evidence"), rows)
+
+
+def _pitfall_group(cols: list[Column], lang: str) -> Group:
+    pitfalls = _numeric_row(
+        _("Pitfall flags"), [len(c.pitfalls) for c in cols], higher=False
+    )
+    for cell, c in zip(pitfalls.cells, cols, strict=True):
+        cell.detail = [
+            Detail(p.reason(lang), badge=pitfall_label(p.code), title=str(p.code))
+            for p in c.pitfalls
+        ]
+    return Group(_("Pitfalls"), [pitfalls])
+
+
+def _section_row(section: SectionInfo, cols: list[Column]) -> Row:
+    """A section's points per bid, with the criteria the evaluators disagree on."""
+    row = _numeric_row(
+        f"{section.title} (×{section.weight:g})",
+        [c.sections.get(section.code) for c in cols],
+        higher=True,
+        fmt=_fmt_2,
+    )
+    codes = {cr.code for cr in section.criteria}
+    texts = {cr.code: cr.display_text for cr in section.criteria}
+    for cell, c in zip(row.cells, cols, strict=True):
+        cell.detail = [
+            Detail(
+                _("Evaluators disagree on %(criterion)s")
+                % {"criterion": texts.get(code, code)}
+            )
+            for code, agg in c.criteria.items()
+            if code in codes and agg.disagreement
+        ]
+        if cell.detail:
+            cell.css += " disagreement"
+    return row
+
+
+def _result_group(cols: list[Column]) -> Group:
+    total = _numeric_row(
+        _("Weighted total (0–100)"),
+        [c.weighted_total for c in cols],
+        higher=True,
+        fmt=lambda v: _fmt(v, 1),
+    )
+    rank = _numeric_row(_("Rank"), [c.rank for c in cols], higher=False)
+    for cell, c in zip(rank.cells, cols, strict=True):
+        if c.excluded:
+            cell.text = _("excluded (below technical threshold)")
+            cell.css = "worst"
+    return Group(_("Result"), [total, rank])
+
+
+def comparison_groups(comparison: Comparison) -> list[Group]:
+    """The comparison table: vendors as columns, rows grouped, best/worst marked."""
+    cols = comparison.columns
+    lang = current_language()
+    bids = [c.bid for c in cols]
+    scores = [_section_row(section, cols) for section in comparison.sections]
+    return [
+        _price_group(comparison),
+        _compliance_group(cols, lang),
+        _service_group(bids),
+        _monitoring_group(bids),
+        _evidence_group(cols),
+        _pitfall_group(cols, lang),
+        Group(_("Checklist scores (0–5)"), scores),
+        _result_group(cols),
+    ]
