@@ -88,11 +88,21 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+# How many reverse proxies we run in front of the app, each appending to
+# X-Forwarded-For. 0: the header is ignored (clients can write anything into it) and
+# the peer address is the client. N: the N-th entry from the right is the client.
+# Rate limits and the login lockout both key on that address (clusterbuy.client_address).
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more.")
+
 # Login brute-force protection (django-axes): 5 failures for one username from one
-# address lock that pair out for 15 minutes.
+# client address lock that pair out for 15 minutes. The pair, never the username
+# alone, so nobody elsewhere can lock a user out by failing on purpose.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "clusterbuy.client_address.client_address"
 AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
 AXES_RESET_ON_SUCCESS = True
 
@@ -207,6 +217,9 @@ REST_FRAMEWORK = {
         "anon": env_str("API_THROTTLE_ANON", "600/min"),
         "user": env_str("API_THROTTLE_USER", "6000/min"),
     },
+    # Our throttles key on clusterbuy.client_address; this makes any throttle class
+    # that keeps DRF's get_ident read X-Forwarded-For the same way.
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "ClusterBuy API",
