@@ -71,6 +71,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "clusterbuy.middleware.ControlCharacterPathMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -209,6 +210,11 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "clusterbuy.api_errors.exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "clusterbuy.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_THROTTLE_CLASSES": [
         "clusterbuy.throttling.AnonThrottle",
         "clusterbuy.throttling.UserThrottle",
@@ -221,6 +227,11 @@ REST_FRAMEWORK = {
     # that keeps DRF's get_ident read X-Forwarded-For the same way.
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
+# JSON API bodies (clusterbuy.parsers): larger or deeper ones answer 400. 2 MB holds a
+# bid with thousands of line items and a long proposal; 32 levels is several times
+# the deepest body the API defines.
+API_BODY_MAX_BYTES = env_int("API_BODY_MAX_BYTES", 2 * 1024 * 1024)
+API_JSON_MAX_DEPTH = env_int("API_JSON_MAX_DEPTH", 32)
 SPECTACULAR_SETTINGS = {
     "TITLE": "ClusterBuy API",
     "DESCRIPTION": "GPU cluster procurement: sizing, TCO and vendor evaluation.",
