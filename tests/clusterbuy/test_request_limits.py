@@ -1,13 +1,16 @@
 """Hostile request shapes answer 4xx, never a 500."""
 
+import io
 import json
+import math
 
 import pytest
 from django.test import Client
+from rest_framework.exceptions import ParseError
 from rest_framework.test import APIClient
 
 from clusterbuy.models import Procurement
-from clusterbuy.parsers import json_nesting_depth
+from clusterbuy.parsers import BoundedJSONParser, json_nesting_depth
 
 
 @pytest.mark.parametrize(
@@ -101,3 +104,13 @@ def test_api_paths_with_control_characters_answer_json_404(api_for, it_lead):
     assert response.status_code == 404
     assert response["Content-Type"] == "application/json"
     assert list(response.json()) == ["detail"]
+
+
+def test_a_lenient_subclass_still_lets_nan_through_within_the_limits():
+    class LenientParser(BoundedJSONParser):
+        strict = False
+
+    data = LenientParser().parse(io.BytesIO(b'{"gpu_count": NaN}'), parser_context={})
+    assert math.isnan(data["gpu_count"])
+    with pytest.raises(ParseError):
+        LenientParser().parse(io.BytesIO(b"[" * 40), parser_context={})
