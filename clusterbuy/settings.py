@@ -71,6 +71,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "clusterbuy.middleware.ControlCharacterPathMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -88,11 +89,21 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+# How many reverse proxies we run in front of the app, each appending to
+# X-Forwarded-For. 0: the header is ignored (clients can write anything into it) and
+# the peer address is the client. N: the N-th entry from the right is the client.
+# Rate limits and the login lockout both key on that address (clusterbuy.client_address).
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more.")
+
 # Login brute-force protection (django-axes): 5 failures for one username from one
-# address lock that pair out for 15 minutes.
+# client address lock that pair out for 15 minutes. The pair, never the username
+# alone, so nobody elsewhere can lock a user out by failing on purpose.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "clusterbuy.client_address.client_address"
 AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
 AXES_RESET_ON_SUCCESS = True
 
@@ -199,6 +210,11 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "clusterbuy.api_errors.exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "clusterbuy.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_THROTTLE_CLASSES": [
         "clusterbuy.throttling.AnonThrottle",
         "clusterbuy.throttling.UserThrottle",
@@ -207,7 +223,15 @@ REST_FRAMEWORK = {
         "anon": env_str("API_THROTTLE_ANON", "600/min"),
         "user": env_str("API_THROTTLE_USER", "6000/min"),
     },
+    # Our throttles key on clusterbuy.client_address; this makes any throttle class
+    # that keeps DRF's get_ident read X-Forwarded-For the same way.
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
+# JSON API bodies (clusterbuy.parsers): larger or deeper ones answer 400. 2 MB holds a
+# bid with thousands of line items and a long proposal; 32 levels is several times
+# the deepest body the API defines.
+API_BODY_MAX_BYTES = env_int("API_BODY_MAX_BYTES", 2 * 1024 * 1024)
+API_JSON_MAX_DEPTH = env_int("API_JSON_MAX_DEPTH", 32)
 SPECTACULAR_SETTINGS = {
     "TITLE": "ClusterBuy API",
     "DESCRIPTION": "GPU cluster procurement: sizing, TCO and vendor evaluation.",

@@ -4,23 +4,23 @@ Pure engine, no Django: bytes in, frozen rows out. All-or-nothing: every bad row
 reported with its spreadsheet row number (header = row 1) in one ``LineItemImportError``
 and nothing is returned, so a half-imported bid never reaches the comparison.
 
-The file type is decided by content, not by the name a browser sent: a ZIP signature
-means XLSX (then opened with openpyxl), anything else must decode as UTF-8 (with or
-without BOM) or GBK text, the two encodings Excel writes CSV in on Chinese Windows.
-CSV is read with the standard ``csv`` module rather than pandas so that ragged rows
-become per-row errors instead of one parser failure, and row numbers stay exact.
+The file type is decided by content, not by the name a browser sent; reading the
+sheet within its row, column, size and time caps is ``vendors.spreadsheets``' job.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import zipfile
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import BinaryIO
 
 import openpyxl
+
+from .spreadsheets import SheetReadError, read_sheet_rows
 
 __all__ = [
     "CATEGORIES",
@@ -46,10 +46,8 @@ CATEGORIES = (
 )
 COLUMNS = ("category", "description", "quantity", "unit_price", "recurring")
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
-MAX_UNZIPPED_BYTES = 50 * 1024 * 1024  # guards against zip bombs
-MAX_ROWS = 5000
+IMPORT_TIME_BUDGET_S = 10.0
 
-_ZIP_MAGIC = b"PK\x03\x04"
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # legacy .xls
 
 _HEADER_ALIASES = {
@@ -110,66 +108,6 @@ class LineItemRow:
 
 def _file_error(message: str) -> LineItemImportError:
     return LineItemImportError([RowError(0, "", message)])
-
-
-def _cell_text(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value).strip()
-
-
-def _xlsx_rows(data: bytes) -> list[list[str]]:
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            names = archive.namelist()
-            unzipped = sum(info.file_size for info in archive.infolist())
-    except zipfile.BadZipFile as exc:
-        raise _file_error("the file is not a valid XLSX workbook") from exc
-    if "[Content_Types].xml" not in names or not any(
-        n.startswith("xl/") for n in names
-    ):
-        raise _file_error("the file is a ZIP archive but not an XLSX workbook")
-    if unzipped > MAX_UNZIPPED_BYTES:
-        raise _file_error("the workbook is too large once unpacked")
-    try:
-        workbook = openpyxl.load_workbook(
-            io.BytesIO(data), read_only=True, data_only=True
-        )
-    except Exception as exc:  # openpyxl raises many unrelated types on bad files
-        raise _file_error("the XLSX workbook could not be read") from exc
-    try:
-        sheet = workbook.worksheets[0]
-        rows = [[_cell_text(v) for v in r] for r in sheet.iter_rows(values_only=True)]
-    finally:
-        workbook.close()
-    return rows
-
-
-def _decode_text(data: bytes) -> str:
-    if b"\x00" in data:
-        raise _file_error("the file is neither XLSX nor a CSV text file")
-    for encoding in ("utf-8-sig", "gbk"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    raise _file_error("the CSV is not UTF-8 or GBK encoded")
-
-
-def _csv_rows(data: bytes) -> list[list[str]]:
-    """Rows of a CSV; one record is one spreadsheet row even if a quoted cell spans
-    lines, so record numbers match what the user sees in Excel."""
-    text = _decode_text(data)
-    try:
-        return [
-            [c.strip() for c in r] for r in csv.reader(io.StringIO(text, newline=""))
-        ]
-    except csv.Error as exc:
-        raise _file_error(f"the CSV could not be parsed: {exc}") from exc
 
 
 def _map_header(header: list[str]) -> tuple[dict[str, int], list[RowError]]:
@@ -251,10 +189,18 @@ def _parse_row(
     return row, []
 
 
-def parse_line_items(fileobj: BinaryIO, filename: str) -> list[LineItemRow]:
+def parse_line_items(
+    fileobj: BinaryIO,
+    filename: str,
+    *,
+    time_budget_s: float = IMPORT_TIME_BUDGET_S,
+    clock: Callable[[], float] = time.monotonic,
+) -> list[LineItemRow]:
     """Parse an uploaded line-item sheet; raise ``LineItemImportError`` listing every
     problem. ``filename`` is used only in messages about legacy .xls files: the type is
-    detected from the content. File-level errors carry row 0.
+    detected from the content. File-level errors carry row 0, among them a value
+    outside the sheet's caps (found before its rows are loaded) and reading for longer
+    than ``time_budget_s``.
     """
     data = fileobj.read(MAX_UPLOAD_BYTES + 1)
     if len(data) > MAX_UPLOAD_BYTES:
@@ -267,7 +213,10 @@ def parse_line_items(fileobj: BinaryIO, filename: str) -> list[LineItemRow]:
         raise _file_error(
             f"{filename}: legacy .xls is not supported; save as .xlsx or CSV"
         )
-    rows = _xlsx_rows(data) if data.startswith(_ZIP_MAGIC) else _csv_rows(data)
+    try:
+        rows = read_sheet_rows(data, time_budget_s=time_budget_s, clock=clock)
+    except SheetReadError as exc:
+        raise _file_error(str(exc)) from exc
     if not rows:
         raise _file_error("the file is empty")
     positions, errors = _map_header(rows[0])
@@ -277,9 +226,6 @@ def parse_line_items(fileobj: BinaryIO, filename: str) -> list[LineItemRow]:
     for number, cells in enumerate(rows[1:], start=2):
         if not any(c for c in cells):
             continue
-        if len(parsed) + len(errors) >= MAX_ROWS:
-            errors.append(RowError(number, "", f"more than {MAX_ROWS} rows"))
-            break
         values = {
             name: (cells[i] if i < len(cells) else "") for name, i in positions.items()
         }
