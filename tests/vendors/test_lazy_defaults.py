@@ -86,3 +86,16 @@ def test_the_first_bid_stores_the_settings_its_evaluation_reads(org, procurement
     make_bid(procurement, make_vendor(org))
     row = EvaluationSettings.objects.get(procurement=procurement)
     assert row.template == checklists.default_template(organisation=org)
+
+
+def test_trying_weights_on_a_fresh_procurement_writes_nothing(
+    client_for, buyer, procurement
+):
+    response = client_for(buyer).post(
+        reverse("vendors:comparison-weights", args=[procurement.pk]),
+        {"w_price": "30"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    assert reverse("vendors:checklist-list") in response.content.decode()
+    assert _rows() == (0, 0)

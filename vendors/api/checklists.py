@@ -34,7 +34,11 @@ class SectionSerializer(serializers.Serializer):
 
 
 class ChecklistTemplateSerializer(serializers.Serializer):
-    id = serializers.IntegerField(read_only=True)
+    id = serializers.IntegerField(
+        read_only=True,
+        allow_null=True,
+        help_text="null for the organisation's default checklist before its first use",
+    )
     name = serializers.CharField(max_length=200)
     is_default = serializers.BooleanField(read_only=True)
     sections = SectionSerializer(many=True, required=False)

@@ -101,6 +101,13 @@ class EvaluationSettingsSerializer(serializers.Serializer):
         return template
 
 
+class EvaluationSettingsOutputSerializer(EvaluationSettingsSerializer):
+    template = serializers.IntegerField(
+        allow_null=True,
+        help_text="null while the organisation's default checklist is not stored yet",
+    )
+
+
 class EvaluationSettingsView(ProcurementScopedMixin, APIView):
     """Blind grading, sealed envelope, technical threshold, closing the scoring."""
 
@@ -116,13 +123,14 @@ class EvaluationSettingsView(ProcurementScopedMixin, APIView):
             "section_weights": row.section_weights,
         }
 
-    @extend_schema(responses=EvaluationSettingsSerializer)
+    @extend_schema(responses=EvaluationSettingsOutputSerializer)
     def get(self, request, procurement_pk):
         row = evaluation.evaluation_settings_for(procurement=self.procurement())
         return Response(self._data(row))
 
     @extend_schema(
-        request=EvaluationSettingsSerializer, responses=EvaluationSettingsSerializer
+        request=EvaluationSettingsSerializer,
+        responses=EvaluationSettingsOutputSerializer,
     )
     def patch(self, request, procurement_pk):
         procurement = self.procurement()
