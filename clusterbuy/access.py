@@ -24,6 +24,9 @@ class Capability(StrEnum):
     DOWNLOAD_REPORTS = "download_reports"
     ADVANCE_STAGE = "advance_stage"
     DECIDE = "decide"
+    # Blind grading, sealed envelope, threshold, checklist: who runs the vendor side
+    # (procurement) or decides (manager) sets how bids are evaluated.
+    CONFIGURE_EVALUATION = "configure_evaluation"
     MANAGE_TOKENS = "manage_tokens"
 
 
@@ -42,6 +45,7 @@ ROLE_CAPABILITIES: dict[str, frozenset[Capability]] = {
         {
             Capability.EDIT_PROCUREMENT,
             Capability.EDIT_VENDORS,
+            Capability.CONFIGURE_EVALUATION,
             Capability.SCORE_BIDS,
             Capability.RUN_TCO,
             Capability.ADVANCE_STAGE,
@@ -55,6 +59,7 @@ ROLE_CAPABILITIES: dict[str, frozenset[Capability]] = {
             Capability.DOWNLOAD_REPORTS,
             Capability.ADVANCE_STAGE,
             Capability.DECIDE,
+            Capability.CONFIGURE_EVALUATION,
         }
     ),
     Role.VIEWER: frozenset(),
@@ -80,6 +85,16 @@ def can(user, capability: Capability) -> bool:
 def require(user, capability: Capability) -> None:
     if not can(user, capability):
         raise PermissionDenied(_("Your role does not allow this action."))
+
+
+def is_technical_evaluator(user) -> bool:
+    """Scores bids but neither manages vendors nor decides: the IT lead's seat, whose
+    view of prices a sealed envelope closes until their technical scores are in."""
+    return (
+        can(user, Capability.SCORE_BIDS)
+        and not can(user, Capability.EDIT_VENDORS)
+        and not can(user, Capability.DECIDE)
+    )
 
 
 def organisation_of(user):

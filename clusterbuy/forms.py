@@ -59,3 +59,11 @@ class TokenForm(forms.Form):
             (m.user.username, f"{m.user.username} ({Role(m.role).label})")
             for m in members
         ]
+
+
+def add_service_error(form: forms.BaseForm, exc, *, field: str | None = None) -> None:
+    """Show a service or engine error (`exc.field`, `exc.message`) on the form: on the
+    field it names when the form has that field, else above the form. `field`
+    overrides the name when the error speaks of an engine path, not a form field."""
+    name = exc.field if field is None else field
+    form.add_error(name if name in form.fields else None, exc.message)

@@ -10,7 +10,7 @@ from rest_framework.authtoken.models import Token
 
 from . import registry, services
 from .access import Capability, access_procurement, organisation_of, require
-from .forms import ProcurementForm, StageChangeForm, TokenForm
+from .forms import ProcurementForm, StageChangeForm, TokenForm, add_service_error
 from .models import Procurement, Stage
 
 
@@ -57,11 +57,6 @@ def render_procurement(request, procurement, template, context=None, active="ove
     return render(request, template, ctx)
 
 
-def _form_errors_to_form(form, exc: services.ServiceError) -> None:
-    field = exc.field if exc.field in form.fields else None
-    form.add_error(field, exc.message)
-
-
 @login_required
 def procurement_list(request):
     procurements = Procurement.objects.for_user(request.user).order_by("-updated_at")
@@ -87,7 +82,7 @@ def procurement_create(request):
                 organisation=organisation, user=request.user, **form.cleaned_data
             )
         except services.ServiceError as exc:
-            _form_errors_to_form(form, exc)
+            add_service_error(form, exc)
         else:
             messages.success(request, _("Procurement created."))
             return redirect("procurement-detail", pk=procurement.pk)
@@ -105,7 +100,7 @@ def procurement_edit(request, pk):
             )
         except services.ServiceError as exc:
             procurement.refresh_from_db()
-            _form_errors_to_form(form, exc)
+            add_service_error(form, exc)
         else:
             messages.success(request, _("Procurement saved."))
             return redirect("procurement-detail", pk=procurement.pk)

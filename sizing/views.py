@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clusterbuy.access import Capability, access_procurement, can, require
+from clusterbuy.forms import add_service_error
 from clusterbuy.ids import id_param
 from clusterbuy.views import render_procurement
 
@@ -15,11 +16,6 @@ from . import services
 from .engine import SizingInputError
 from .forms import QuickForm, RequirementForm, WorkloadForm
 from .models import Accelerator, SizingPlan, Workload
-
-
-def _add_engine_error(form, exc: SizingInputError) -> None:
-    field = services.engine_field(exc.field)
-    form.add_error(field if field in form.fields else None, exc.message)
 
 
 def _preview(result: dict) -> dict:
@@ -90,7 +86,7 @@ def quick(request):
         try:
             result = services.estimate_from_body(form.body())
         except SizingInputError as exc:
-            _add_engine_error(form, exc)
+            add_service_error(form, exc, field=services.engine_field(exc.field))
             error = exc.message
     context = {"form": form, "result": result, "error": error}
     if result is not None:
@@ -132,7 +128,7 @@ def requirements(request, pk):
                 procurement=procurement, user=request.user, **form.cleaned_data
             )
         except SizingInputError as exc:
-            _add_engine_error(form, exc)
+            add_service_error(form, exc, field=services.engine_field(exc.field))
         else:
             messages.success(request, _("Requirements saved and sizing computed."))
             return redirect("sizing:plan", pk=procurement.pk)
@@ -174,7 +170,7 @@ def _workload_page(request, procurement, workload):
             else:
                 services.create_workload(procurement=procurement, **form.cleaned_data)
         except SizingInputError as exc:
-            _add_engine_error(form, exc)
+            add_service_error(form, exc, field=services.engine_field(exc.field))
         else:
             messages.success(request, _("Workload saved."))
             return redirect("sizing:requirements", pk=procurement.pk)

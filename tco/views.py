@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
 from clusterbuy.access import Capability, access_procurement, require
+from clusterbuy.forms import add_service_error
 from clusterbuy.ids import id_param
 from clusterbuy.services import ServiceError
 from clusterbuy.views import render_procurement
@@ -59,9 +60,7 @@ def tco_tab(request, pk):
             except TcoInputError as exc:
                 forms.add_engine_error(form, formset, exc)
             except ServiceError as exc:
-                form.add_error(
-                    exc.field if exc.field in form.fields else None, exc.message
-                )
+                add_service_error(form, exc)
             else:
                 if request.POST.get("action") == "run":
                     run = services.request_tco_run(

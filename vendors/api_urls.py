@@ -2,20 +2,20 @@ from django.urls import include, path, re_path
 
 from clusterbuy.ids import IdRouter
 
-from . import api
+from .api import bids, checklists, comparison, evaluation, suppliers
 
 router = IdRouter()
-router.register("vendors", api.VendorViewSet, basename="api-vendor")
+router.register("vendors", suppliers.VendorViewSet, basename="api-vendor")
 router.register(
-    "checklist-templates", api.ChecklistTemplateViewSet, basename="api-checklist"
+    "checklist-templates", checklists.ChecklistTemplateViewSet, basename="api-checklist"
 )
 
-bid_list = api.BidViewSet.as_view({"get": "list", "post": "create"})
-bid_detail = api.BidViewSet.as_view(
+bid_list = bids.BidViewSet.as_view({"get": "list", "post": "create"})
+bid_detail = bids.BidViewSet.as_view(
     {"get": "retrieve", "put": "update", "patch": "partial_update", "delete": "destroy"}
 )
-case_list = api.CaseStudyViewSet.as_view({"get": "list", "post": "create"})
-case_detail = api.CaseStudyViewSet.as_view(
+case_list = suppliers.CaseStudyViewSet.as_view({"get": "list", "post": "create"})
+case_detail = suppliers.CaseStudyViewSet.as_view(
     {"get": "retrieve", "put": "update", "patch": "partial_update", "delete": "destroy"}
 )
 P = "procurements/<int:procurement_pk>"
@@ -32,24 +32,38 @@ urlpatterns = [
     path(f"{P}/bids/<int:pk>/", bid_detail, name="api-bid"),
     re_path(
         r"^procurements/(?P<procurement_pk>\d+)/bids/(?P<bid_pk>\d+)/line-items/import/?$",
-        api.LineItemImportView.as_view(),
+        bids.LineItemImportView.as_view(),
         name="api-line-item-import",
     ),
     path(
         f"{P}/bids/<int:bid_pk>/attachments/",
-        api.AttachmentView.as_view(),
+        bids.AttachmentView.as_view(),
         name="api-attachments",
     ),
-    path(f"{P}/bids/<int:bid_pk>/scores/", api.ScoreView.as_view(), name="api-scores"),
     path(
-        f"{P}/evaluation/", api.EvaluationSettingsView.as_view(), name="api-evaluation"
+        f"{P}/bids/<int:bid_pk>/scores/",
+        evaluation.ScoreView.as_view(),
+        name="api-scores",
+    ),
+    path(
+        f"{P}/evaluation/",
+        evaluation.EvaluationSettingsView.as_view(),
+        name="api-evaluation",
     ),
     path(
         f"{P}/evaluation/submit/",
-        api.SubmitScoresView.as_view(),
+        evaluation.SubmitScoresView.as_view(),
         name="api-evaluation-submit",
     ),
-    path(f"{P}/evaluation/weights/", api.WeightsView.as_view(), name="api-weights"),
-    path(f"{P}/comparison/", api.ComparisonView.as_view(), name="api-comparison"),
-    path(f"{P}/decision/", api.DecisionView.as_view(), name="api-decision"),
+    path(
+        f"{P}/evaluation/weights/",
+        evaluation.WeightsView.as_view(),
+        name="api-weights",
+    ),
+    path(
+        f"{P}/comparison/",
+        comparison.ComparisonView.as_view(),
+        name="api-comparison",
+    ),
+    path(f"{P}/decision/", comparison.DecisionView.as_view(), name="api-decision"),
 ]

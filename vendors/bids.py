@@ -19,6 +19,7 @@ from sizing.models import Accelerator
 
 from .audit import record_audit
 from .caching import bump_comparison_version
+from .evaluation import ensure_evaluation_settings
 from .fields import BID_FIELDS
 from .importing import parse_line_items
 from .models import (
@@ -152,6 +153,8 @@ def create_bid(
     if vendor.organisation_id != procurement.organisation_id:
         raise ServiceError(_("No such vendor."), field="vendor")
     _clean_lists(values)
+    # The first bid fixes the checklist its evaluation reads (pages never write it).
+    ensure_evaluation_settings(procurement=procurement)
     bid = Bid(
         procurement=procurement,
         vendor=vendor,

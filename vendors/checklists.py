@@ -9,6 +9,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Exists, OuterRef, prefetch_related_objects
 from django.utils.translation import gettext as _
 
 from clusterbuy.models import Organisation
@@ -23,14 +24,37 @@ from .models import (
 )
 
 
-@transaction.atomic
-def create_default_template(*, organisation: Organisation) -> ChecklistTemplate:
-    """The organisation's default checklist; created from the buyer's guide on first use."""
-    existing = (
+def default_template(*, organisation: Organisation) -> ChecklistTemplate:
+    """The organisation's default checklist, read only: the stored one, or before its
+    first use an unsaved template of the buyer's guide (its sections are
+    `template_sections`). `ensure_default_template` stores it, in a write path."""
+    stored = (
+        _flagged_default(organisation)
+        or ChecklistTemplate.objects.filter(
+            organisation=organisation, name=checklist_default.TEMPLATE_NAME
+        ).first()
+    )
+    if stored is not None:
+        return stored
+    return ChecklistTemplate(
+        organisation=organisation,
+        name=checklist_default.TEMPLATE_NAME,
+        is_default=True,
+    )
+
+
+def _flagged_default(organisation: Organisation) -> ChecklistTemplate | None:
+    return (
         ChecklistTemplate.objects.filter(organisation=organisation, is_default=True)
         .order_by("id")
         .first()
     )
+
+
+@transaction.atomic
+def ensure_default_template(*, organisation: Organisation) -> ChecklistTemplate:
+    """The organisation's default checklist; created from the buyer's guide on first use."""
+    existing = _flagged_default(organisation)
     if existing is not None:
         return existing
     template, _created = ChecklistTemplate.objects.get_or_create(
@@ -41,6 +65,30 @@ def create_default_template(*, organisation: Organisation) -> ChecklistTemplate:
     if not template.sections.exists():
         _write_sections(template, default_sections())
     return template
+
+
+def organisation_templates(*, organisation: Organisation) -> list[ChecklistTemplate]:
+    """The organisation's checklists for the list page, default first, each with
+    `locked`, `procurement_count` and `section_count`. Before the default's first use
+    it is listed unsaved, as `ensure_default_template` will store it."""
+    templates = list(
+        ChecklistTemplate.objects.filter(organisation=organisation)
+        .annotate(
+            locked=Exists(
+                Score.objects.filter(criterion__section__template=OuterRef("pk"))
+            ),
+            procurement_count=Count("evaluationsettings", distinct=True),
+            section_count=Count("sections", distinct=True),
+        )
+        .order_by("-is_default", "name", "id")
+    )
+    default = default_template(organisation=organisation)
+    if default.pk is None:
+        default.locked = False
+        default.procurement_count = 0
+        default.section_count = len(checklist_default.SECTIONS)
+        templates.insert(0, default)
+    return templates
 
 
 def default_sections() -> list[dict]:
@@ -227,7 +275,13 @@ def template_locked(*, template: ChecklistTemplate) -> bool:
 
 
 def template_sections(template: ChecklistTemplate) -> list[dict]:
-    """The template's sections as `create_template`/`update_template` take them."""
+    """The template's sections as `create_template`/`update_template` take them (the
+    one serialisation of a checklist: the editor and the API show it). An unsaved
+    default (see `default_template`) has the buyer's guide sections, cleaned as they
+    would be stored. Sections and criteria the caller prefetched are not read again."""
+    if template.pk is None:
+        return clean_sections(default_sections())
+    prefetch_related_objects([template], "sections__criteria")
     return [
         {
             "code": s.code,
@@ -239,7 +293,7 @@ def template_sections(template: ChecklistTemplate) -> list[dict]:
                 for c in s.criteria.all()
             ],
         }
-        for s in template.sections.prefetch_related("criteria")
+        for s in template.sections.all()
     ]
 
 

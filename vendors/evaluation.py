@@ -5,17 +5,18 @@ weights), evaluators' scores, the technical submission and the decision.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from clusterbuy.access import Capability, can
+from clusterbuy.access import Capability, can, is_technical_evaluator
 from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
 
 from .audit import record_audit
-from .checklists import create_default_template
+from .checklists import default_template, ensure_default_template
 from .models import (
     AuditAction,
     Bid,
@@ -29,15 +30,35 @@ from .models import (
 
 
 def evaluation_settings_for(*, procurement: Procurement) -> EvaluationSettings:
-    """The procurement's evaluation settings, created with the default checklist."""
-    settings_row = (
+    """The procurement's evaluation settings, read only (pages and the API read them
+    on GET). Before the first write an unsaved row: the model's defaults and the
+    organisation's default checklist, itself unsaved before its first use (see
+    `checklists.default_template`). `ensure_evaluation_settings` stores them."""
+    settings_row = _stored_settings(procurement)
+    if settings_row is None:
+        settings_row = EvaluationSettings(procurement=procurement)
+    if settings_row.template_id is None:
+        settings_row.template = default_template(organisation=procurement.organisation)
+    return settings_row
+
+
+def _stored_settings(procurement: Procurement) -> EvaluationSettings | None:
+    return (
         EvaluationSettings.objects.filter(procurement=procurement)
         .select_related("template")
         .first()
     )
+
+
+@transaction.atomic
+def ensure_evaluation_settings(*, procurement: Procurement) -> EvaluationSettings:
+    """The procurement's stored evaluation settings, created with the organisation's
+    default checklist on first use: called by the write paths (a bid, a score, the
+    settings, the weights), never by a read."""
+    settings_row = _stored_settings(procurement)
     if settings_row is not None and settings_row.template_id is not None:
         return settings_row
-    template = create_default_template(organisation=procurement.organisation)
+    template = ensure_default_template(organisation=procurement.organisation)
     settings_row, _created = EvaluationSettings.objects.get_or_create(
         procurement=procurement, defaults={"template": template}
     )
@@ -45,6 +66,18 @@ def evaluation_settings_for(*, procurement: Procurement) -> EvaluationSettings:
         settings_row.template = template
         settings_row.save(update_fields=["template"])
     return settings_row
+
+
+def checklist_sections(settings_row: EvaluationSettings) -> list[ChecklistSection]:
+    """The stored sections, with their criteria, of the settings' checklist; none
+    while it is the unsaved default (nothing was scored or weighed against it yet)."""
+    if settings_row.template_id is None:
+        return []
+    return list(
+        ChecklistSection.objects.filter(
+            template_id=settings_row.template_id
+        ).prefetch_related("criteria")
+    )
 
 
 SETTINGS_FIELDS = (
@@ -60,7 +93,7 @@ SETTINGS_FIELDS = (
 def update_evaluation_settings(
     *, procurement: Procurement, user, **values
 ) -> EvaluationSettings:
-    row = evaluation_settings_for(procurement=procurement)
+    row = ensure_evaluation_settings(procurement=procurement)
     template = values.get("template")
     if template is not None and template.organisation_id != procurement.organisation_id:
         raise ServiceError(_("No such checklist."), field="template")
@@ -134,7 +167,7 @@ def clean_section_weights(
 def save_section_weights(
     *, procurement: Procurement, user, weights: dict[str, Any]
 ) -> dict[str, float]:
-    row = evaluation_settings_for(procurement=procurement)
+    row = ensure_evaluation_settings(procurement=procurement)
     sections = list(row.template.sections.all())
     cleaned = clean_section_weights(weights, sections)
     old = section_weights(row, sections)
@@ -154,19 +187,20 @@ def save_section_weights(
     return new
 
 
-def is_technical_evaluator(user) -> bool:
-    """Scores bids but neither manages vendors nor decides: the IT lead's seat."""
-    return (
-        can(user, Capability.SCORE_BIDS)
-        and not can(user, Capability.EDIT_VENDORS)
-        and not can(user, Capability.DECIDE)
-    )
-
-
 def has_submitted(*, procurement: Procurement, user) -> bool:
     return TechnicalSubmission.objects.filter(
         procurement=procurement, evaluator=user
     ).exists()
+
+
+@dataclass(frozen=True)
+class ScoreMark:
+    """One mark to record: `criterion` is its id (the bid page) or its code (the API,
+    where digits are tried as an id when no code matches)."""
+
+    criterion: int | str
+    points: int
+    note: str = ""
 
 
 @transaction.atomic
@@ -179,11 +213,61 @@ def record_score(
     note: str = "",
 ) -> Score:
     """Create or change one evaluator's mark (0-5) on one criterion, with an audit row."""
+    settings_row = ensure_evaluation_settings(procurement=bid.procurement)
+    return _record_mark(settings_row, bid, criterion, evaluator, points, note)
+
+
+@transaction.atomic
+def record_scores(*, bid: Bid, evaluator, scores: Iterable[ScoreMark]) -> list[Score]:
+    """An evaluator's marks on one bid, all or none: one refused mark (an unknown or
+    price criterion, points outside 0-5, scoring closed or sealed) rolls back the
+    marks recorded before it, so a form posted with one bad value changes nothing."""
+    settings_row = ensure_evaluation_settings(procurement=bid.procurement)
+    criteria = list(
+        ChecklistCriterion.objects.filter(
+            section__template_id=settings_row.template_id
+        ).select_related("section")
+    )
+    return [
+        _record_mark(
+            settings_row,
+            bid,
+            _criterion_for(mark.criterion, criteria),
+            evaluator,
+            mark.points,
+            mark.note,
+        )
+        for mark in scores
+    ]
+
+
+def _criterion_for(
+    key: int | str, criteria: list[ChecklistCriterion]
+) -> ChecklistCriterion:
+    """The first criterion (in checklist order) with code `key`, else with id `key`."""
+    if isinstance(key, str):
+        match = next((c for c in criteria if c.code == key), None)
+        if match is not None:
+            return match
+        key = int(key) if key.isdigit() else -1
+    match = next((c for c in criteria if c.pk == key), None)
+    if match is None:
+        raise ServiceError(_("No such criterion."), field="criterion")
+    return match
+
+
+def _record_mark(
+    settings_row: EvaluationSettings,
+    bid: Bid,
+    criterion: ChecklistCriterion,
+    evaluator,
+    points: int,
+    note: str,
+) -> Score:
     procurement = bid.procurement
-    row = evaluation_settings_for(procurement=procurement)
-    if row.scoring_closed:
+    if settings_row.scoring_closed:
         raise ServiceError(_("Scoring is closed."), field="points")
-    if criterion.section.template_id != row.template_id:
+    if criterion.section.template_id != settings_row.template_id:
         raise ServiceError(_("No such criterion."), field="criterion")
     if criterion.section.auto_price:
         raise ServiceError(
@@ -192,7 +276,9 @@ def record_score(
         )
     if not isinstance(points, int) or not 0 <= points <= 5:
         raise ServiceError(_("Points are a whole number from 0 to 5."), field="points")
-    if row.sealed_envelope and has_submitted(procurement=procurement, user=evaluator):
+    if settings_row.sealed_envelope and has_submitted(
+        procurement=procurement, user=evaluator
+    ):
         raise ServiceError(
             _("You have submitted your technical scores; they can no longer change."),
             field="points",

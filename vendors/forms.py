@@ -1,8 +1,13 @@
+import re
+
 from django import forms
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from . import checklist_default
+from clusterbuy.services import ServiceError
+
+from . import checklist_default, checklists
+from .evaluation import ScoreMark
 from .fields import BID_FIELDS, CASE_STUDY_FIELDS, VENDOR_FIELDS
 from .models import (
     MONITORING_ITEMS,
@@ -160,11 +165,64 @@ class EvaluationSettingsForm(forms.Form):
         )
         self.fields["template"].label_from_instance = lambda t: t.display_name
 
+    @classmethod
+    def showing(cls, settings_row, *, organisation) -> "EvaluationSettingsForm":
+        """The form filled with the procurement's settings. A default checklist not
+        stored yet is the empty choice, named: saving the form stores it."""
+        form = cls(
+            organisation=organisation,
+            initial={
+                "template": settings_row.template_id,
+                "blind_grading": settings_row.blind_grading,
+                "sealed_envelope": settings_row.sealed_envelope,
+                "technical_threshold": settings_row.technical_threshold,
+                "scoring_closed": settings_row.scoring_closed,
+            },
+        )
+        if settings_row.template_id is None:
+            form.fields["template"].empty_label = settings_row.template.display_name
+        return form
+
     def service_values(self) -> dict:
         values = dict(self.cleaned_data)
         if values.get("template") is None:
             values.pop("template", None)
         return values
+
+
+_POINTS_FIELD = re.compile(r"^points_(\d+)$")
+
+
+def score_marks(post) -> list[ScoreMark]:
+    """The bid page's score form, in its order: `points_<criterion id>` (blank: not
+    scored) with `note_<criterion id>`. Points that are not a whole number refuse
+    the whole form."""
+    marks = []
+    for key in post:
+        match = _POINTS_FIELD.match(key)
+        raw = post.get(key, "")
+        if match is None or raw == "":
+            continue
+        try:
+            points = int(raw)
+        except ValueError:
+            raise ServiceError(_("Invalid points."), field="points") from None
+        note = post.get(f"note_{match[1]}", "")
+        marks.append(ScoreMark(criterion=int(match[1]), points=points, note=note))
+    return marks
+
+
+def posted_weights(post, section_codes: list[str]) -> dict[str, float]:
+    """The comparison's weights form: `w_<section code>`, blank for unchanged."""
+    weights = {}
+    for code in section_codes:
+        raw = post.get(f"w_{code}", "")
+        if raw.strip():
+            try:
+                weights[code] = float(raw)
+            except ValueError:
+                raise ServiceError(_("Weights are numbers."), field="weights") from None
+    return weights
 
 
 class DecisionForm(forms.Form):
@@ -198,16 +256,19 @@ def checklist_rows(template: ChecklistTemplate) -> list[dict]:
     """The template's sections as the editor shows them (default titles translated)."""
     return [
         {
-            "code": s.code,
-            "title": s.display_title,
-            "weight": s.weight,
-            "auto_price": s.auto_price,
+            **section,
+            "title": checklist_default.section_title(section["code"], section["title"]),
             "criteria": [
-                {"code": c.code, "text": c.display_text, "weight": c.weight}
-                for c in s.criteria.all()
+                {
+                    **criterion,
+                    "text": checklist_default.criterion_text(
+                        criterion["code"], criterion["text"]
+                    ),
+                }
+                for criterion in section["criteria"]
             ],
         }
-        for s in template.sections.prefetch_related("criteria")
+        for section in checklists.template_sections(template)
     ]
 
 

@@ -1,62 +1,76 @@
 from django.urls import path
 
-from . import views
+from .views import (
+    attachments,
+    bids,
+    checklists,
+    comparison,
+    evaluation,
+    line_items,
+    suppliers,
+)
 
 app_name = "vendors"
 P = "procurements/<int:pk>"
 B = f"{P}/bids/<int:bid_pk>"
 
 urlpatterns = [
-    path("vendors/", views.vendor_list, name="vendor-list"),
-    path("vendors/<int:pk>/", views.vendor_detail, name="vendor-detail"),
+    path("vendors/", suppliers.vendor_list, name="vendor-list"),
+    path("vendors/<int:pk>/", suppliers.vendor_detail, name="vendor-detail"),
     path(
         "vendors/line-item-template.<str:fmt>",
-        views.line_item_template,
+        line_items.line_item_template,
         name="line-item-template",
     ),
-    path("vendors/checklists/", views.checklist_list, name="checklist-list"),
-    path("vendors/checklists/<int:pk>/", views.checklist_edit, name="checklist-edit"),
+    path("vendors/checklists/", checklists.checklist_list, name="checklist-list"),
+    path(
+        "vendors/checklists/<int:pk>/", checklists.checklist_edit, name="checklist-edit"
+    ),
     path(
         "vendors/checklists/<int:pk>/copy/",
-        views.checklist_copy,
+        checklists.checklist_copy,
         name="checklist-copy",
     ),
     path(
         "vendors/checklists/<int:pk>/delete/",
-        views.checklist_delete,
+        checklists.checklist_delete,
         name="checklist-delete",
     ),
-    path(f"{P}/bids/", views.bids, name="bids"),
-    path(f"{P}/bids/new/", views.bid_form, name="bid-create"),
-    path(f"{B}/", views.bid_detail, name="bid-detail"),
-    path(f"{B}/edit/", views.bid_form, name="bid-edit"),
-    path(f"{B}/delete/", views.bid_delete, name="bid-delete"),
-    path(f"{B}/line-items/", views.line_item_add, name="line-item-add"),
+    path(f"{P}/bids/", bids.bids, name="bids"),
+    path(f"{P}/bids/new/", bids.bid_form, name="bid-create"),
+    path(f"{B}/", bids.bid_detail, name="bid-detail"),
+    path(f"{B}/edit/", bids.bid_form, name="bid-edit"),
+    path(f"{B}/delete/", bids.bid_delete, name="bid-delete"),
+    path(f"{B}/line-items/", line_items.line_item_add, name="line-item-add"),
     path(
         f"{B}/line-items/<int:item_pk>/delete/",
-        views.line_item_delete,
+        line_items.line_item_delete,
         name="line-item-delete",
     ),
-    path(f"{B}/line-items/import/", views.line_item_import, name="line-item-import"),
-    path(f"{B}/attachments/", views.attachment_upload, name="attachment-upload"),
+    path(
+        f"{B}/line-items/import/", line_items.line_item_import, name="line-item-import"
+    ),
+    path(f"{B}/attachments/", attachments.attachment_upload, name="attachment-upload"),
     path(
         f"{B}/attachments/<int:attachment_pk>/",
-        views.attachment_download,
+        attachments.attachment_download,
         name="attachment-download",
     ),
-    path(f"{B}/scores/", views.score, name="score"),
-    path(f"{P}/evaluation/submit/", views.submit_scores, name="submit-scores"),
-    path(f"{P}/evaluation/", views.evaluation_settings, name="evaluation-settings"),
-    path(f"{P}/comparison/", views.comparison_page, name="comparison"),
+    path(f"{B}/scores/", evaluation.score, name="score"),
+    path(f"{P}/evaluation/submit/", evaluation.submit_scores, name="submit-scores"),
+    path(
+        f"{P}/evaluation/", evaluation.evaluation_settings, name="evaluation-settings"
+    ),
+    path(f"{P}/comparison/", comparison.comparison_page, name="comparison"),
     path(
         f"{P}/comparison/weights/",
-        views.comparison_weights,
+        comparison.comparison_weights,
         name="comparison-weights",
     ),
     path(
         f"{P}/comparison/export.<str:fmt>",
-        views.comparison_export,
+        comparison.comparison_export,
         name="comparison-export",
     ),
-    path(f"{P}/decision/", views.decision, name="decision"),
+    path(f"{P}/decision/", evaluation.decision, name="decision"),
 ]

@@ -198,7 +198,7 @@ def _load_org_b() -> dict:
         )
     template = ChecklistTemplate.objects.filter(organisation=organisation).first()
     if template is None:
-        template = checklists.create_default_template(organisation=organisation)
+        template = checklists.ensure_default_template(organisation=organisation)
     objects = {
         "procurement": procurement,
         "workload": Workload.objects.filter(procurement=procurement).first(),

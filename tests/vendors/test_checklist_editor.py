@@ -10,7 +10,7 @@ from vendors.models import ChecklistCriterion, ChecklistSection, ChecklistTempla
 
 @pytest.fixture
 def template(org):
-    return checklists.create_default_template(organisation=org)
+    return checklists.ensure_default_template(organisation=org)
 
 
 def editor_post(template, **changes):

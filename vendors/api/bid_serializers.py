@@ -1,0 +1,206 @@
+"""Bid input and output: line items, attachments and, per viewer, blind labels and
+sealed prices (the visibility comes from `evaluation.visibility_context`)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.utils.translation import gettext as _
+from rest_framework import serializers
+
+from .. import comparison
+from ..fields import BID_FIELDS
+from ..models import (
+    MONITORING_ITEMS,
+    SEVERITIES,
+    SUPPORT_CHANNELS,
+    Bid,
+    BidAttachment,
+    CaseStudy,
+    Cooling,
+    LineCategory,
+    Scheduler,
+    Vendor,
+)
+
+
+class LineItemSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    category = serializers.ChoiceField(choices=LineCategory.choices)
+    description = serializers.CharField(max_length=500)
+    quantity = serializers.DecimalField(
+        max_digits=12, decimal_places=2, min_value=Decimal("0.01")
+    )
+    unit_price = serializers.DecimalField(
+        max_digits=16, decimal_places=2, min_value=Decimal(0)
+    )
+    recurring = serializers.BooleanField(default=False)
+    amount = serializers.DecimalField(max_digits=28, decimal_places=2, read_only=True)
+
+
+class BidInputSerializer(serializers.Serializer):
+    vendor = serializers.IntegerField()
+    accelerator = serializers.CharField(max_length=64)
+    gpu_count = serializers.IntegerField(min_value=1)
+    nodes = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    server_model = serializers.CharField(
+        max_length=200, required=False, allow_blank=True
+    )
+    scaleup_link = serializers.CharField(
+        max_length=100, required=False, allow_blank=True
+    )
+    scaleup_domain_gpus = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True
+    )
+    network_fabric = serializers.CharField(
+        max_length=100, required=False, allow_blank=True
+    )
+    network_gbps_per_gpu = serializers.FloatField(
+        min_value=0, required=False, allow_null=True
+    )
+    storage_tb = serializers.FloatField(min_value=0, required=False, allow_null=True)
+    storage_read_gbs = serializers.FloatField(
+        min_value=0, required=False, allow_null=True
+    )
+    storage_write_gbs = serializers.FloatField(
+        min_value=0, required=False, allow_null=True
+    )
+    cooling = serializers.ChoiceField(
+        choices=Cooling.choices, required=False, allow_blank=True
+    )
+    peak_power_kw = serializers.FloatField(min_value=0, required=False, allow_null=True)
+    delivery_weeks = serializers.IntegerField(
+        min_value=0, required=False, allow_null=True
+    )
+    warranty_years = serializers.DecimalField(
+        max_digits=4,
+        decimal_places=1,
+        min_value=Decimal(0),
+        max_value=Decimal(10),
+        required=False,
+        allow_null=True,
+    )
+    support_channels = serializers.ListField(
+        child=serializers.ChoiceField(choices=SUPPORT_CHANNELS), required=False
+    )
+    response_hours = serializers.DictField(
+        child=serializers.FloatField(min_value=0), required=False
+    )
+    onsite_hours = serializers.FloatField(min_value=0, required=False, allow_null=True)
+    availability_pct = serializers.FloatField(
+        min_value=0, max_value=100, required=False, allow_null=True
+    )
+    monitoring = serializers.ListField(
+        child=serializers.ChoiceField(choices=MONITORING_ITEMS), required=False
+    )
+    configurable_alerts = serializers.BooleanField(required=False)
+    scheduler = serializers.ChoiceField(choices=Scheduler.choices)
+    frameworks = serializers.ListField(
+        child=serializers.CharField(max_length=100), required=False
+    )
+    team_engineers = serializers.IntegerField(
+        min_value=0, required=False, allow_null=True
+    )
+    team_dl_experience = serializers.BooleanField(required=False)
+    team_scheduler_experience = serializers.BooleanField(required=False)
+    promised_training_days = serializers.FloatField(
+        min_value=0, required=False, allow_null=True
+    )
+    proposal_text = serializers.CharField(required=False, allow_blank=True)
+    line_items = LineItemSerializer(many=True, required=False)
+    case_studies = serializers.ListField(
+        child=serializers.IntegerField(), required=False
+    )
+
+    def validate_vendor(self, value):
+        vendor = Vendor.objects.filter(
+            pk=value, organisation=self.context["procurement"].organisation
+        ).first()
+        if vendor is None:
+            raise serializers.ValidationError(_("no such vendor"))
+        return vendor
+
+    def validate_response_hours(self, value):
+        unknown = set(value) - set(SEVERITIES)
+        if unknown:
+            raise serializers.ValidationError(_("Use the severities sev1, sev2, sev3."))
+        return value
+
+    def validate(self, attrs):
+        ids = attrs.get("case_studies")
+        if ids is not None:
+            vendor = attrs.get("vendor") or getattr(self.instance, "vendor", None)
+            studies = list(CaseStudy.objects.filter(pk__in=ids, vendor=vendor))
+            if len(studies) != len(set(ids)):
+                raise serializers.ValidationError(
+                    {"case_studies": [_("No such case study for this vendor.")]}
+                )
+            attrs["case_studies"] = studies
+        return attrs
+
+
+class AttachmentSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = BidAttachment
+        fields = ["id", "original_name", "kind", "size_bytes", "uploaded_at"]
+
+
+class BidOutputSerializer(serializers.ModelSerializer):
+    vendor = serializers.SerializerMethodField()
+    line_items = serializers.SerializerMethodField()
+    quoted_total = serializers.SerializerMethodField()
+    case_studies = serializers.SerializerMethodField()
+    attachments = AttachmentSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Bid
+        fields = [
+            "id",
+            "procurement",
+            "vendor",
+            *BID_FIELDS,
+            "line_items",
+            "quoted_total",
+            "case_studies",
+            "attachments",
+            "created_at",
+            "updated_at",
+        ]
+
+    def _labels(self) -> dict[int, str]:
+        return self.context.get("blind_labels") or {}
+
+    def get_vendor(self, obj) -> dict:
+        labels = self._labels()
+        if obj.pk in labels:
+            return {"id": None, "name": labels[obj.pk], "blind": True}
+        return {"id": obj.vendor_id, "name": obj.vendor.name, "blind": False}
+
+    def get_line_items(self, obj) -> list[dict]:
+        items = LineItemSerializer(obj.line_items.all(), many=True).data
+        if self.context.get("hide_prices"):
+            for item in items:
+                item["unit_price"] = None
+                item["amount"] = None
+        return items
+
+    def get_quoted_total(self, obj) -> str | None:
+        if self.context.get("hide_prices"):
+            return None
+        lines = [
+            comparison.Line(li.category, li.quantity * li.unit_price, li.recurring)
+            for li in obj.line_items.all()
+        ]
+        return str(comparison.quoted_total(lines, obj.procurement.horizon_years))
+
+    def get_case_studies(self, obj) -> list[int]:
+        return [c.pk for c in obj.case_studies.all()]
+
+
+class ImportErrorSerializer(serializers.Serializer):
+    file = serializers.ListField(child=serializers.CharField())
+    rows = serializers.ListField(child=serializers.DictField())
+
+
+class FileUploadSerializer(serializers.Serializer):
+    file = serializers.FileField()

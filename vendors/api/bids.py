@@ -1,0 +1,170 @@
+"""Bids of a procurement, their line-item import and their attachments."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status, viewsets
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from clusterbuy.access import Capability
+from clusterbuy.permissions import capability_for_writes
+
+from .. import attachments, bids, evaluation
+from ..importing import LineItemImportError
+from ..models import Bid
+from .bid_serializers import (
+    AttachmentSerializer,
+    BidInputSerializer,
+    BidOutputSerializer,
+    FileUploadSerializer,
+    ImportErrorSerializer,
+    LineItemSerializer,
+)
+from .scoping import ProcurementScopedMixin
+
+
+class BidViewSet(ProcurementScopedMixin, viewsets.ModelViewSet):
+    permission_classes = [capability_for_writes(Capability.EDIT_VENDORS)]
+    serializer_class = BidOutputSerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Bid.objects.none()
+        return (
+            Bid.objects.for_procurement(self.procurement())
+            .select_related("vendor", "procurement")
+            .prefetch_related("line_items", "case_studies", "attachments")
+            .order_by("id")
+        )
+
+    def get_serializer_context(self):
+        context = super().get_serializer_context()
+        if "procurement_pk" in self.kwargs:
+            context["procurement"] = self.procurement()
+            context.update(
+                evaluation.visibility_context(self.procurement(), self.request.user)
+            )
+        return context
+
+    def _output(self, bid, code=status.HTTP_200_OK):
+        bid = self.get_queryset().get(pk=bid.pk)
+        return Response(
+            BidOutputSerializer(bid, context=self.get_serializer_context()).data,
+            status=code,
+        )
+
+    @extend_schema(request=BidInputSerializer, responses={201: BidOutputSerializer})
+    def create(self, request, *args, **kwargs):
+        data = BidInputSerializer(
+            data=request.data, context=self.get_serializer_context()
+        )
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        bid = bids.create_bid(
+            procurement=self.procurement(),
+            user=request.user,
+            **values,
+        )
+        return self._output(bid, status.HTTP_201_CREATED)
+
+    @extend_schema(request=BidInputSerializer, responses=BidOutputSerializer)
+    def update(self, request, *args, **kwargs):
+        bid = self.get_object()
+        partial = kwargs.pop("partial", False)
+        data = BidInputSerializer(
+            bid,
+            data=request.data,
+            partial=partial,
+            context=self.get_serializer_context(),
+        )
+        data.is_valid(raise_exception=True)
+        bids.update_bid(bid=bid, user=request.user, **data.validated_data)
+        return self._output(bid)
+
+    @extend_schema(request=BidInputSerializer, responses=BidOutputSerializer)
+    def partial_update(self, request, *args, **kwargs):
+        kwargs["partial"] = True
+        return self.update(request, *args, **kwargs)
+
+    @transaction.atomic
+    def perform_destroy(self, instance):
+        bids.delete_bid(bid=instance)
+
+
+class LineItemImportView(ProcurementScopedMixin, APIView):
+    """Replace a bid's line items from an XLSX/CSV sheet (the template), all or nothing."""
+
+    permission_classes = [capability_for_writes(Capability.EDIT_VENDORS)]
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(
+        request={"multipart/form-data": FileUploadSerializer},
+        responses={
+            201: LineItemSerializer(many=True),
+            400: OpenApiResponse(ImportErrorSerializer, description="per-row errors"),
+        },
+    )
+    def post(self, request, procurement_pk, bid_pk):
+        bid = self.bid()
+        upload = request.FILES.get("file")
+        if upload is None:
+            return Response(
+                {"file": [_("Choose a file to upload.")], "rows": []},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        try:
+            items = bids.import_line_items(
+                bid=bid, fileobj=upload, filename=upload.name, user=request.user
+            )
+        except LineItemImportError as exc:
+            return Response(import_errors(exc), status=status.HTTP_400_BAD_REQUEST)
+        return Response(
+            LineItemSerializer(items, many=True).data, status=status.HTTP_201_CREATED
+        )
+
+
+def import_errors(exc: LineItemImportError) -> dict:
+    return {
+        "file": [e.message for e in exc.errors if e.row == 0],
+        "rows": [
+            {"row": e.row, "column": e.column, "message": e.message}
+            for e in exc.errors
+            if e.row > 0
+        ],
+    }
+
+
+class AttachmentView(ProcurementScopedMixin, APIView):
+    """A bid's attachments: PDF or XLSX, checked by content, at most 10 MB."""
+
+    permission_classes = [capability_for_writes(Capability.EDIT_VENDORS)]
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(responses=AttachmentSerializer(many=True))
+    def get(self, request, procurement_pk, bid_pk):
+        return Response(
+            AttachmentSerializer(self.bid().attachments.all(), many=True).data
+        )
+
+    @extend_schema(
+        request={"multipart/form-data": FileUploadSerializer},
+        responses={201: AttachmentSerializer},
+    )
+    def post(self, request, procurement_pk, bid_pk):
+        bid = self.bid()
+        upload = request.FILES.get("file")
+        if upload is None:
+            return Response(
+                {"file": [_("Choose a file to upload.")]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        attachment = attachments.add_attachment(
+            bid=bid, user=request.user, upload=upload
+        )
+        return Response(
+            AttachmentSerializer(attachment).data, status=status.HTTP_201_CREATED
+        )

@@ -1,0 +1,107 @@
+"""The side-by-side comparison and the decision."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from clusterbuy.access import Capability
+from clusterbuy.permissions import IsMember, capability_for_writes
+
+from .. import comparison, evaluation
+from ..models import Bid
+from .scoping import ProcurementScopedMixin
+
+
+class ComparisonEntrySerializer(serializers.Serializer):
+    bid = serializers.IntegerField()
+    vendor = inline_serializer(
+        "ComparisonVendor",
+        {
+            "id": serializers.IntegerField(allow_null=True),
+            "name": serializers.CharField(),
+            "blind": serializers.BooleanField(),
+        },
+    )
+    currency = serializers.CharField()
+    quoted_total = serializers.DecimalField(
+        max_digits=20, decimal_places=2, allow_null=True
+    )
+    hidden_costs = serializers.ListField(child=serializers.DictField())
+    normalized_tco = serializers.DecimalField(
+        max_digits=20, decimal_places=2, allow_null=True
+    )
+    compliance = serializers.ListField(child=serializers.DictField())
+    pitfalls = serializers.ListField(child=serializers.DictField())
+    scores = serializers.DictField()
+    disagreements = serializers.ListField(child=serializers.CharField())
+    excluded = serializers.BooleanField()
+    rank = serializers.IntegerField(allow_null=True)
+
+
+class ComparisonView(ProcurementScopedMixin, APIView):
+    """Side-by-side comparison of the procurement's bids (one entry per bid).
+
+    `quoted_total` = one-off lines + horizon_years x recurring lines; `normalized_tco`
+    is the TCO engine's total over the procurement's horizon with `hidden_costs`
+    (categories the bid omits, filled by ClusterBuy) included.
+    """
+
+    permission_classes = [IsMember]
+
+    @extend_schema(responses=ComparisonEntrySerializer(many=True))
+    def get(self, request, procurement_pk):
+        result = comparison.build_comparison(
+            procurement=self.procurement(), user=request.user
+        )
+        return Response(comparison.comparison_json(result))
+
+
+class DecisionSerializer(serializers.Serializer):
+    bid = serializers.IntegerField()
+    rationale = serializers.CharField()
+    decided_by = serializers.CharField(read_only=True)
+    decided_at = serializers.DateTimeField(read_only=True)
+
+
+class DecisionView(ProcurementScopedMixin, APIView):
+    """Stage 5: the chosen bid and the rationale (managers and admins)."""
+
+    permission_classes = [capability_for_writes(Capability.DECIDE)]
+
+    def _data(self, decision):
+        return {
+            "bid": decision.bid_id,
+            "rationale": decision.rationale,
+            "decided_by": getattr(decision.decided_by, "username", None),
+            "decided_at": decision.decided_at,
+        }
+
+    @extend_schema(responses=DecisionSerializer)
+    def get(self, request, procurement_pk):
+        decision = getattr(self.procurement(), "vendor_decision", None)
+        if decision is None:
+            raise Http404(_("No decision yet."))
+        return Response(self._data(decision))
+
+    @extend_schema(request=DecisionSerializer, responses=DecisionSerializer)
+    def put(self, request, procurement_pk):
+        procurement = self.procurement()
+        data = DecisionSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        bid = Bid.objects.filter(
+            procurement=procurement, pk=data.validated_data["bid"]
+        ).first()
+        if bid is None:
+            raise serializers.ValidationError({"bid": [_("No such bid.")]})
+        decision = evaluation.record_decision(
+            procurement=procurement,
+            user=request.user,
+            bid=bid,
+            rationale=data.validated_data["rationale"],
+        )
+        return Response(self._data(decision))

@@ -1,0 +1,171 @@
+"""The bids tab and one bid: its form, its page (with the evaluator's score form),
+its deletion."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clusterbuy.access import (
+    Capability,
+    access_procurement,
+    can,
+    is_technical_evaluator,
+)
+from clusterbuy.forms import add_service_error
+from clusterbuy.services import ServiceError
+from clusterbuy.views import render_procurement
+
+from .. import audit, comparison, evaluation
+from .. import bids as bid_services
+from ..forms import (
+    CHANNEL_LABELS,
+    MONITORING_LABELS,
+    BidForm,
+    EvaluationSettingsForm,
+    LineItemForm,
+    UploadForm,
+)
+from ..models import Bid, Vendor
+
+
+def bid_or_404(procurement, bid_pk) -> Bid:
+    """The procurement's bid `bid_pk` (404 for any other bid id)."""
+    return get_object_or_404(
+        Bid.objects.for_procurement(procurement).select_related(
+            "vendor", "procurement"
+        ),
+        pk=bid_pk,
+    )
+
+
+@login_required
+def bids(request, pk):
+    procurement = access_procurement(request.user, pk)
+    result = comparison.comparison_context(procurement=procurement, user=request.user)[
+        "result"
+    ]
+    return render_procurement(
+        request,
+        procurement,
+        "vendors/bids.html",
+        {
+            "result": result,
+            "vendor_count": len({c.bid.vendor_id for c in result.columns}),
+            "settings_form": EvaluationSettingsForm.showing(
+                result.settings, organisation=procurement.organisation
+            ),
+            "vendors": Vendor.objects.for_user(request.user)
+            if can(request.user, Capability.EDIT_VENDORS)
+            else [],
+            "technical_evaluator": is_technical_evaluator(request.user),
+            "submitted": evaluation.has_submitted(
+                procurement=procurement, user=request.user
+            ),
+        },
+        active="bids",
+    )
+
+
+@login_required
+def bid_form(request, pk, bid_pk=None):
+    procurement = access_procurement(request.user, pk, Capability.EDIT_VENDORS)
+    bid = bid_or_404(procurement, bid_pk) if bid_pk else None
+    form = BidForm(
+        request.POST or None, instance=bid, organisation=procurement.organisation
+    )
+    if request.method == "POST" and form.is_valid():
+        values = form.service_values()
+        try:
+            if bid is None:
+                bid = bid_services.create_bid(
+                    procurement=procurement, user=request.user, **values
+                )
+            else:
+                bid.refresh_from_db()
+                bid_services.update_bid(bid=bid, user=request.user, **values)
+        except ServiceError as exc:
+            add_service_error(form, exc)
+        else:
+            messages.success(request, _("Bid saved."))
+            return redirect("vendors:bid-detail", pk=pk, bid_pk=bid.pk)
+    return render_procurement(
+        request,
+        procurement,
+        "vendors/bid_form.html",
+        {"form": form, "bid": bid},
+        active="bids",
+    )
+
+
+def _offer_labels(bid) -> dict:
+    """The bid's service codes (channels, monitoring items, severities) as shown."""
+    sep = "、" if (get_language() or "").startswith("zh") else ", "
+    return {
+        "channel_labels": sep.join(
+            str(CHANNEL_LABELS.get(c, c)) for c in bid.support_channels or []
+        ),
+        "monitoring_labels": sep.join(
+            str(MONITORING_LABELS.get(m, m)) for m in bid.monitoring or []
+        ),
+        "response_times": [
+            (comparison.severity_label(k), v)
+            for k, v in sorted((bid.response_hours or {}).items())
+        ],
+    }
+
+
+@login_required
+def bid_detail(request, pk, bid_pk):
+    procurement = access_procurement(request.user, pk)
+    bid = bid_or_404(procurement, bid_pk)
+    result = comparison.build_comparison(procurement=procurement, user=request.user)
+    sections = evaluation.checklist_sections(result.settings)
+    visibility = evaluation.visibility_context(procurement, request.user)
+    return render_procurement(
+        request,
+        procurement,
+        "vendors/bid_detail.html",
+        {
+            "bid": bid,
+            "column": next(c for c in result.columns if c.bid.pk == bid.pk),
+            "result": result,
+            "line_items": bid.line_items.all(),
+            "hide_prices": visibility["hide_prices"],
+            "sections": sections,
+            "my_scores": {
+                s.criterion_id: s for s in bid.scores.filter(evaluator=request.user)
+            },
+            "line_form": LineItemForm(),
+            "upload_form": UploadForm(),
+            "audit": audit.visible_audit(
+                bid.audit.select_related("actor")[:100],
+                hide_prices=visibility["hide_prices"],
+                blind=result.blind,
+                criteria={
+                    c.code: c.display_text for s in sections for c in s.criteria.all()
+                },
+            ),
+            "attachments": bid.attachments.all(),
+            "case_studies": bid.case_studies.all(),
+            **_offer_labels(bid),
+        },
+        active="bids",
+    )
+
+
+@login_required
+@require_POST
+def bid_delete(request, pk, bid_pk):
+    procurement = access_procurement(request.user, pk, Capability.EDIT_VENDORS)
+    try:
+        bid_services.delete_bid(bid=bid_or_404(procurement, bid_pk))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("vendors:bid-detail", pk=pk, bid_pk=bid_pk)
+    messages.success(request, _("Bid deleted."))
+    return redirect("vendors:bids", pk=pk)

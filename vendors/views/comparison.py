@@ -1,0 +1,93 @@
+"""The comparison page, its htmx weights form and its XLSX/PDF export."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clusterbuy.access import Capability, access_procurement, require
+from clusterbuy.services import ServiceError
+from clusterbuy.views import render_procurement
+
+from .. import comparison, evaluation, exports
+from ..forms import DecisionForm, posted_weights, weights_form_class
+from .line_items import XLSX_CONTENT_TYPE
+
+
+def _comparison_context(request, procurement, weights=None) -> dict:
+    if not weights:
+        context = dict(
+            comparison.comparison_context(procurement=procurement, user=request.user)
+        )
+        context["weights_form"] = weights_form_class(context["result"].sections)()
+        return context
+    result = comparison.build_comparison(
+        procurement=procurement, user=request.user, weights=weights
+    )
+    return {
+        "result": result,
+        "groups": comparison.comparison_groups(result),
+        "radar": comparison.radar_svg(result),
+        "weights_form": weights_form_class(result.sections)(),
+    }
+
+
+@login_required
+def comparison_page(request, pk):
+    procurement = access_procurement(request.user, pk)
+    context = _comparison_context(request, procurement)
+    context["decision_form"] = DecisionForm(
+        procurement=procurement,
+        initial={"bid": getattr(context["result"].decision, "bid_id", None)},
+    )
+    return render_procurement(
+        request, procurement, "vendors/comparison.html", context, active="comparison"
+    )
+
+
+@login_required
+@require_POST
+def comparison_weights(request, pk):
+    """htmx: recompute the table with the posted weights; "save" stores them."""
+    procurement = access_procurement(request.user, pk)
+    sections = evaluation.checklist_sections(
+        evaluation.evaluation_settings_for(procurement=procurement)
+    )
+    try:
+        weights = posted_weights(request.POST, [s.code for s in sections])
+        if "save" in request.POST:
+            require(request.user, Capability.SCORE_BIDS)
+            evaluation.save_section_weights(
+                procurement=procurement, user=request.user, weights=weights
+            )
+            messages.success(request, _("Weights saved."))
+        context = _comparison_context(request, procurement, weights)
+    except ServiceError as exc:
+        context = _comparison_context(request, procurement)
+        context["weights_error"] = exc.message
+    if not request.htmx:
+        return redirect("vendors:comparison", pk=pk)
+    context["procurement"] = procurement
+    return render(request, "vendors/_comparison_table.html", context)
+
+
+@login_required
+def comparison_export(request, pk, fmt):
+    procurement = access_procurement(request.user, pk)
+    result = comparison.build_comparison(procurement=procurement, user=request.user)
+    if fmt == "xlsx":
+        data, content_type = exports.comparison_xlsx(result), XLSX_CONTENT_TYPE
+    elif fmt == "pdf":
+        data = exports.comparison_pdf(result, request=request)
+        content_type = "application/pdf"
+    else:
+        raise Http404
+    response = HttpResponse(data, content_type=content_type)
+    response["Content-Disposition"] = (
+        f'attachment; filename="comparison-{procurement.pk}.{fmt}"'
+    )
+    return response

@@ -1,0 +1,79 @@
+"""Evaluation actions: an evaluator's scores, their technical submission, the
+procurement's evaluation settings and the decision."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clusterbuy.access import Capability, access_procurement
+from clusterbuy.services import ServiceError
+
+from .. import evaluation
+from ..forms import DecisionForm, EvaluationSettingsForm, score_marks
+from .bids import bid_or_404
+
+
+@login_required
+@require_POST
+def score(request, pk, bid_pk):
+    procurement = access_procurement(request.user, pk, Capability.SCORE_BIDS)
+    bid = bid_or_404(procurement, bid_pk)
+    try:
+        saved = evaluation.record_scores(
+            bid=bid, evaluator=request.user, scores=score_marks(request.POST)
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        if saved:
+            messages.success(request, _("Scores saved."))
+    return redirect("vendors:bid-detail", pk=pk, bid_pk=bid_pk)
+
+
+@login_required
+@require_POST
+def submit_scores(request, pk):
+    procurement = access_procurement(request.user, pk, Capability.SCORE_BIDS)
+    evaluation.submit_technical_scores(procurement=procurement, evaluator=request.user)
+    messages.success(request, _("Technical scores submitted."))
+    return redirect("vendors:bids", pk=pk)
+
+
+@login_required
+@require_POST
+def evaluation_settings(request, pk):
+    procurement = access_procurement(request.user, pk, Capability.CONFIGURE_EVALUATION)
+    form = EvaluationSettingsForm(request.POST, organisation=procurement.organisation)
+    if form.is_valid():
+        try:
+            evaluation.update_evaluation_settings(
+                procurement=procurement, user=request.user, **form.service_values()
+            )
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Evaluation settings saved."))
+    return redirect("vendors:bids", pk=pk)
+
+
+@login_required
+@require_POST
+def decision(request, pk):
+    procurement = access_procurement(request.user, pk, Capability.DECIDE)
+    form = DecisionForm(request.POST, procurement=procurement)
+    if form.is_valid():
+        try:
+            evaluation.record_decision(
+                procurement=procurement, user=request.user, **form.cleaned_data
+            )
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Decision recorded."))
+    else:
+        messages.error(request, _("Choose a bid and give the rationale."))
+    return redirect("vendors:comparison", pk=pk)
