@@ -148,6 +148,30 @@ def stacked_bars_svg(
     return _render(draw, text_as_paths, {"right": 0.76})
 
 
+def _mark_break_even(ax, option: str, month: int, y: float, last_month: int, text):
+    """A dot where on-prem becomes cheaper than ``option``, labelled with the month."""
+    marker = ax.scatter(
+        [month],
+        [y],
+        s=28,
+        color=COLORS[option],
+        zorder=5,
+        edgecolors="white",
+        linewidths=0.8,
+    )
+    marker.set_gid(f"breakeven-{option}")
+    near_end = month > 0.75 * last_month
+    ax.annotate(
+        text["break_even"].format(month=month),
+        (month, y),
+        xytext=(-4 if near_end else 4, -10),
+        textcoords="offset points",
+        ha="right" if near_end else "left",
+        fontsize=7,
+        color=COLORS[option],
+    )
+
+
 def cumulative_svg(
     result: TcoResult | dict,
     lang: str = "en",
@@ -182,26 +206,7 @@ def cumulative_svg(
             month = data["break_even_month"].get(option)
             if month is not None:
                 y = cum["onprem"][month]
-                marker = ax.scatter(
-                    [month],
-                    [y],
-                    s=28,
-                    color=COLORS[option],
-                    zorder=5,
-                    edgecolors="white",
-                    linewidths=0.8,
-                )
-                marker.set_gid(f"breakeven-{option}")
-                near_end = month > 0.75 * months[-1]
-                ax.annotate(
-                    text["break_even"].format(month=month),
-                    (month, y),
-                    xytext=(-4 if near_end else 4, -10),
-                    textcoords="offset points",
-                    ha="right" if near_end else "left",
-                    fontsize=7,
-                    color=COLORS[option],
-                )
+                _mark_break_even(ax, option, month, y, months[-1], text)
         ax.set_xlim(0, months[-1])
         ax.set_xticks(list(range(0, months[-1] + 1, 12)))
         ax.set_xlabel(text["month"])
