@@ -14,6 +14,7 @@ from .cashflow import (
     compute,
     conventions,
 )
+from .currency import convert_money
 from .hidden_costs import hidden_cost_check
 from .input_table import CAPEX_TABLE, INPUT_TABLE, CapexCategory, InputSpec
 from .inputs import (
@@ -65,6 +66,7 @@ __all__ = [
     "capex_label",
     "compute",
     "conventions",
+    "convert_money",
     "default_reason",
     "default_source",
     "defaults_used",
