@@ -39,7 +39,6 @@ from sizing import services as sizing_services
 
 from . import report
 from .engine import (
-    DEFAULTS,
     ENGINE_VERSION,
     TcoInputError,
     compute,
@@ -119,8 +118,7 @@ def prefill_inputs(*, procurement: Procurement) -> dict:
             amount = convert_money(
                 Decimal(str(price)) * int(gpu_count),
                 from_currency=plan.get("gpu_price_currency") or currency,
-                to_currency=currency,
-                fx_usd_cny=Decimal(str(DEFAULTS["fx_usd_cny"].value)),
+                to_currency=currency,  # at the default fx_usd_cny, as a Decimal
             )
         except (ValueError, InvalidOperation):
             return data
