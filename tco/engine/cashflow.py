@@ -186,10 +186,13 @@ def monthly_opex(
     year = year_index(inputs.horizon_years)
     months = np.arange(1, year.size + 1)
 
+    every_month = np.ones(months.size)
+
     def each_month(amount: Any) -> np.ndarray:
-        """The same amount every month (a broadcast view: no copy per draw)."""
-        shape = np.broadcast_shapes(np.shape(amount), months.shape)
-        return np.broadcast_to(amount, shape)
+        """The same amount every month; per draw, a broadcast view (no copy)."""
+        if isinstance(amount, np.ndarray):
+            return np.broadcast_to(amount, amount.shape[:-1] + months.shape)
+        return every_month * amount
 
     hardware = value("hardware_capex")
     energy_per_month = (
@@ -254,13 +257,15 @@ def first_month_at_or_below(
 
 
 def _year_rows(
-    inputs: TcoInputs, opex: dict[str, np.ndarray], residual: float
+    inputs: TcoInputs,
+    opex: dict[str, np.ndarray],
+    residual: float,
+    factors: np.ndarray,
 ) -> list[dict[str, float]]:
     """Year 0 = capex by category; years 1..H = opex by category; residual in year H."""
     horizon = inputs.horizon_years
     capex_by_cat = inputs.capex_by_category()
     year = year_index(horizon)
-    factors = discount_factors(inputs.discount_rate, horizon)
     rows: list[dict[str, float]] = []
     for y in range(horizon + 1):
         row: dict[str, float] = {"year": y}
@@ -288,12 +293,12 @@ def _onprem_cumulative(
 
 
 def _cloud_options(
-    inputs: TcoInputs, onprem_cum: np.ndarray
+    inputs: TcoInputs, onprem_cum: np.ndarray, factors: np.ndarray
 ) -> tuple[dict, dict[str, list[float]], dict[str, int | None]]:
     """Totals, cumulative cost and break-even month of each cloud option."""
     horizon = inputs.horizon_years
     months = np.arange(horizon * MONTHS_PER_YEAR + 1)
-    years_discounted = float(discount_factors(inputs.discount_rate, horizon)[1:].sum())
+    years_discounted = float(factors[1:].sum())
     useful_per_year = useful_gpu_hours_per_year(inputs)
     spot_factor = 1 + inputs.spot_overhead
     cloud: dict[str, dict[str, float]] = {}
@@ -334,14 +339,16 @@ def _hybrid(
 def compute(inputs: TcoInputs) -> TcoResult:
     """Deterministic TCO of the scenario (see ``CONVENTIONS``)."""
     horizon = inputs.horizon_years
-    residual = inputs.hardware_capex * inputs.residual_value_rate
+    hardware = inputs.hardware_capex
+    residual = hardware * inputs.residual_value_rate
     opex = monthly_opex(inputs)
-    rows = _year_rows(inputs, opex, residual)
+    factors = discount_factors(inputs.discount_rate, horizon)
+    rows = _year_rows(inputs, opex, residual, factors)
     total_cost = sum(r["total"] for r in rows)
     npv_cost = sum(r["discounted_total"] for r in rows)
     useful_hours = useful_gpu_hours_per_year(inputs) * horizon
     onprem_cum = _onprem_cumulative(inputs, opex, residual)
-    cloud, cloud_cumulative, break_even = _cloud_options(inputs, onprem_cum)
+    cloud, cloud_cumulative, break_even = _cloud_options(inputs, onprem_cum, factors)
     months = np.arange(horizon * MONTHS_PER_YEAR + 1)
     energy_mwh = (
         inputs.it_power_kw * inputs.load_factor * inputs.pue * HOURS_PER_YEAR / 1000
@@ -353,7 +360,7 @@ def compute(inputs: TcoInputs) -> TcoResult:
         years=rows,
         totals_by_category={c: sum(r[c] for r in rows) for c in COST_CATEGORIES},
         capex_total=inputs.capex_total,
-        hardware_capex=inputs.hardware_capex,
+        hardware_capex=hardware,
         total_cost=total_cost,
         npv_cost=npv_cost,
         useful_gpu_hours=useful_hours,

@@ -78,6 +78,30 @@ def _draw(
     }
 
 
+def _total_opex(
+    categories: dict[str, np.ndarray], shape: tuple[int, int]
+) -> np.ndarray:
+    """The sum of the opex categories over (draws, months), added in place.
+
+    The categories are fresh arrays owned here, so the first one (energy, one value per
+    draw and month) takes the sum: no extra 10,000 x 60 array. A category that is the
+    same every month comes as a broadcast view (stride 0 along the months): those are
+    added up as one column first (the order the Monte Carlo always used).
+    """
+    amounts = list(categories.values())
+    by_month = [amount for amount in amounts if amount.strides[-1] != 0]
+    same_every_month = [
+        amount[..., :1] for amount in amounts if amount.strides[-1] == 0
+    ]
+    total, rest = by_month[0], by_month[1:]
+    if total.shape != shape:  # the same for every draw: start from zeros instead
+        total, rest = np.zeros(shape), by_month
+    for amount in rest:
+        total += amount
+    total += sum(same_every_month)
+    return total
+
+
 def _onprem(inputs: TcoInputs, drawn: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Cumulative on-prem cost (draws, months 0..12H), its total and NPV per draw."""
     horizon = inputs.horizon_years
@@ -86,9 +110,8 @@ def _onprem(inputs: TcoInputs, drawn: dict[str, np.ndarray]) -> dict[str, np.nda
     capex = inputs.capex_total + extra_gpu  # (draws,)
     hardware = inputs.hardware_capex + extra_gpu
     draws = capex.size
-    # The cash flow's opex model over (draws, months), summed in the same order.
-    opex = sum(monthly_opex(inputs, {**drawn, "hardware_capex": hardware}).values())
-    opex = np.broadcast_to(opex, (draws, horizon * MONTHS_PER_YEAR))
+    categories = monthly_opex(inputs, {**drawn, "hardware_capex": hardware})
+    opex = _total_opex(categories, (draws, horizon * MONTHS_PER_YEAR))
     residual = hardware * drawn["residual_value_rate"]
 
     onprem_cum = np.empty((draws, horizon * MONTHS_PER_YEAR + 1))
