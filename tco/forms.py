@@ -1,5 +1,8 @@
 """The scenario form: every engine input, blank meaning "use the default".
 
+Its fields, their kind and the section each is shown in come from the engine's
+input table (``tco.engine.INPUT_TABLE``); only the section titles live here.
+
 Each field's placeholder is the default value and its help text the default's reason
 (the engine's Chinese text on a Chinese page), so the user sees what a blank field
 means. The engine validates; its TcoInputError is
