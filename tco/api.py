@@ -9,6 +9,7 @@ engine and gets a field message instead of a parse error.
 from __future__ import annotations
 
 import json
+import math
 
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404
@@ -25,7 +26,7 @@ from clusterbuy.access import Capability, access_procurement, require
 from clusterbuy.permissions import IsMember
 
 from . import services
-from .engine import CAPEX_CATEGORIES, TcoInputError
+from .engine import CAPEX_CATEGORIES, INPUT_TABLE, InputSpec, TcoInputError
 from .models import RunStatus, TcoRun, TcoScenario
 
 
@@ -50,45 +51,51 @@ class CapexLineSerializer(serializers.Serializer):
     amount = EngineNumberField(help_text="In the scenario currency; >= 0.")
 
 
-def _num(help_text: str) -> EngineNumberField:
-    return EngineNumberField(required=False, allow_null=True, help_text=help_text)
+def _range_text(spec: InputSpec) -> str:
+    if spec.choices:
+        return ", ".join(map(str, spec.choices[:-1])) + f" or {spec.choices[-1]}"
+    bounds = spec.bounds
+    assert bounds is not None  # every number input is bounded
+    if spec.kind == "count":
+        return f"whole number >= {bounds.low:g}"
+    if bounds.high == math.inf:
+        return (">= " if bounds.low_inclusive else "> ") + f"{bounds.low:g}"
+    above = "" if bounds.low_inclusive else f" (> {bounds.low:g})"
+    return f"{bounds.low:g}..{bounds.high:g}{above}"
+
+
+def _input_field(spec: InputSpec) -> serializers.Field:
+    """The API field of one row of the engine's input table (shape only)."""
+    if spec.kind == "lines":
+        return CapexLineSerializer(many=True, required=False)
+    if spec.kind == "choice":
+        return serializers.ChoiceField(
+            choices=list(spec.choices), required=False, allow_null=True
+        )
+    unit = {"share": f"share {spec.unit}", "money": f"{spec.unit} (scenario currency)"}
+    help_parts = [unit.get(spec.kind, spec.unit), _range_text(spec)]
+    if spec.default_text:
+        help_parts.append(f"default {spec.default_text}")
+    return EngineNumberField(
+        required=False,
+        allow_null=True,
+        help_text="; ".join(part for part in help_parts if part),
+    )
 
 
 class TcoInputsSerializer(serializers.Serializer):
-    """Scenario inputs; omitted fields take the engine's documented defaults."""
+    """Scenario inputs; omitted fields take the engine's documented defaults.
 
-    horizon_years = _num("3, 4 or 5")
-    currency = serializers.ChoiceField(
-        choices=["CNY", "USD"], required=False, allow_null=True
-    )
-    fx_usd_cny = _num("CNY per USD, > 0")
-    discount_rate = _num("0..1 per year")
-    electricity_escalation = _num("-0.5..1 per year")
-    staff_escalation = _num("-0.5..1 per year")
-    capex = CapexLineSerializer(many=True, required=False)
-    gpu_count = _num("whole number >= 1")
-    it_power_kw = _num("kW, >= 0; default gpu_count x 10.2/8")
-    load_factor = _num("share 0..1 of peak power")
-    pue = _num("1..5")
-    electricity_price_per_kwh = _num(">= 0")
-    colocation_per_kw_month = _num(">= 0")
-    support_rate = _num("share 0..1 of hardware capex per year")
-    warranty_years = _num("0..10")
-    software_per_year = _num(">= 0")
-    staff_fte = _num(">= 0")
-    staff_cost_per_fte_year = _num(">= 0")
-    annual_failure_rate = _num("share 0..1")
-    replacement_cost_share = _num("share 0..1")
-    residual_value_rate = _num("share 0..1")
-    utilization = _num("share 0..1 (> 0)")
-    cloud_on_demand_per_gpu_hour = _num(">= 0")
-    cloud_reserved_per_gpu_hour = _num(">= 0")
-    cloud_spot_per_gpu_hour = _num(">= 0")
-    spot_overhead = _num("0..5")
-    hybrid_cloud_share = _num("share 0..1")
+    One field per row of ``tco.engine.INPUT_TABLE``, then ``user_fields``.
+    """
+
     user_fields = serializers.ListField(
         child=serializers.CharField(), required=False, write_only=True
     )
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        inputs = {spec.name: _input_field(spec) for spec in INPUT_TABLE}
+        return {**inputs, **super().get_fields()}
 
     def to_internal_value(self, data):
         if not isinstance(data, dict):

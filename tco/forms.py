@@ -1,5 +1,8 @@
 """The scenario form: every engine input, blank meaning "use the default".
 
+Its fields, their kind and the section each is shown in come from the engine's
+input table (``tco.engine.INPUT_TABLE``); only the section titles live here.
+
 Each field's placeholder is the default value and its help text the default's reason
 (the engine's Chinese text on a Chinese page), so the user sees what a blank field
 means. The engine validates; its TcoInputError is
@@ -14,65 +17,43 @@ from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from .engine import CAPEX_CATEGORIES, DEFAULTS, TcoInputError, default_reason
+from .engine import (
+    CAPEX_CATEGORIES,
+    DEFAULTS,
+    INPUT_TABLE,
+    TcoInputError,
+    default_reason,
+)
+from .labels import CAPEX_LABELS, INPUT_LABELS, PERCENT_INPUTS
 from .models import TcoScenario
-from .report import CAPEX_LABELS, INPUT_LABELS, PERCENT_INPUTS
 
-INTEGER_INPUTS = ("horizon_years", "gpu_count")
-CHOICE_INPUTS = {"currency": [("", "—"), ("CNY", "CNY"), ("USD", "USD")]}
-SCALAR_INPUTS = tuple(name for name in INPUT_LABELS if name != "capex")
-#: Sections of the form, in display order.
+SCALAR_INPUTS = tuple(spec.name for spec in INPUT_TABLE if spec.kind != "lines")
+INTEGER_INPUTS = tuple(spec.name for spec in INPUT_TABLE if spec.kind == "count")
+CHOICE_INPUTS = {
+    spec.name: [("", "—")] + [(choice, choice) for choice in spec.choices]
+    for spec in INPUT_TABLE
+    if spec.kind == "choice"
+}
+#: Titles of the form's sections (the table's ``section`` column), in display order.
+SECTION_TITLES: dict[str, Any] = {
+    "scope": _("Scope"),
+    "power": _("Power and facility"),
+    "operations": _("Operations"),
+    "finance": _("Finance and usage"),
+    "cloud": _("Cloud alternatives"),
+}
+#: Sections of the form: each input of the table under its section, in table order.
 SECTIONS: list[tuple[Any, tuple[str, ...]]] = [
-    (
-        _("Scope"),
-        ("horizon_years", "currency", "fx_usd_cny", "gpu_count", "it_power_kw"),
-    ),
-    (
-        _("Power and facility"),
-        (
-            "load_factor",
-            "pue",
-            "electricity_price_per_kwh",
-            "electricity_escalation",
-            "colocation_per_kw_month",
-        ),
-    ),
-    (
-        _("Operations"),
-        (
-            "support_rate",
-            "warranty_years",
-            "software_per_year",
-            "staff_fte",
-            "staff_cost_per_fte_year",
-            "staff_escalation",
-            "annual_failure_rate",
-            "replacement_cost_share",
-        ),
-    ),
-    (
-        _("Finance and usage"),
-        ("discount_rate", "residual_value_rate", "utilization"),
-    ),
-    (
-        _("Cloud alternatives"),
-        (
-            "cloud_on_demand_per_gpu_hour",
-            "cloud_reserved_per_gpu_hour",
-            "cloud_spot_per_gpu_hour",
-            "spot_overhead",
-            "hybrid_cloud_share",
-        ),
-    ),
+    (title, tuple(spec.name for spec in INPUT_TABLE if spec.section == key))
+    for key, title in SECTION_TITLES.items()
 ]
+_DERIVED_DEFAULT_TEXT = {spec.name: spec.default_text for spec in INPUT_TABLE}
 
 
 def _default_text(name: str) -> str:
+    if _DERIVED_DEFAULT_TEXT[name]:
+        return _DERIVED_DEFAULT_TEXT[name]
     value = DEFAULTS[name].value
-    if name == "it_power_kw":
-        return "gpu_count × 1.275"
-    if name == "residual_value_rate":
-        return "0.68^horizon"
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)

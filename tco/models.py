@@ -1,12 +1,14 @@
 """TCO scenarios of a procurement and the runs of the full analysis.
 
 A scenario holds the inputs as ``tco.engine.inputs_to_dict`` writes them; a run
-snapshots those inputs, so editing the scenario later never changes an earlier run.
+snapshots those inputs and the sizing plan summary they were made from, so editing the
+scenario or computing a new plan later never changes an earlier run or its report.
 """
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -86,6 +88,11 @@ class TcoRun(models.Model):
         TcoScenario, on_delete=models.CASCADE, related_name="runs"
     )
     inputs = models.JSONField(_("inputs snapshot"))
+    #: ``sizing.services.plan_summary`` when the run was requested (None: no plan);
+    #: the report shows this, never the procurement's current plan.
+    sizing_plan = models.JSONField(
+        _("sizing plan snapshot"), null=True, blank=True, encoder=DjangoJSONEncoder
+    )
     engine_version = models.CharField(max_length=20)
     status = models.CharField(
         _("status"),

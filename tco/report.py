@@ -15,160 +15,44 @@ from __future__ import annotations
 import base64
 import threading
 from pathlib import Path
-from typing import Any
 
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from .engine import (
     CLOUD_OPTIONS,
     CONVENTIONS,
     COST_CATEGORIES,
-    DEFAULTS,
     conventions,
     default_reason,
     default_source,
 )
-from .engine import charts as engine_charts
+from .engine.palette import chart_labels
+from .labels import (
+    CAPEX_LABELS,
+    HIDDEN_COST_LABELS,
+    INPUT_LABELS,
+    OPTION_LABELS,
+    format_input,
+    money,
+)
 from .models import TcoRun
 
 FONT_DIR = Path(settings.BASE_DIR) / "static" / "fonts"
 
-#: Labels of the engine's inputs, in the order the form and the report show them.
-INPUT_LABELS: dict[str, Any] = {
-    "horizon_years": gettext_lazy("Horizon (years)"),
-    "currency": gettext_lazy("Currency"),
-    "fx_usd_cny": gettext_lazy("Exchange rate (CNY per USD)"),
-    "discount_rate": gettext_lazy("Discount rate (per year)"),
-    "electricity_escalation": gettext_lazy("Electricity price escalation (per year)"),
-    "staff_escalation": gettext_lazy("Staff cost escalation (per year)"),
-    "capex": gettext_lazy("Capital expenditure lines"),
-    "gpu_count": gettext_lazy("Number of GPUs"),
-    "it_power_kw": gettext_lazy("IT power (kW)"),
-    "load_factor": gettext_lazy("Average load (share of peak power)"),
-    "pue": gettext_lazy("PUE"),
-    "electricity_price_per_kwh": gettext_lazy("Electricity price (per kWh)"),
-    "colocation_per_kw_month": gettext_lazy("Colocation fee (per kW and month)"),
-    "support_rate": gettext_lazy("Support after warranty (share of hardware per year)"),
-    "warranty_years": gettext_lazy("Warranty (years)"),
-    "software_per_year": gettext_lazy("Software licences (per year)"),
-    "staff_fte": gettext_lazy("Operations staff (FTE)"),
-    "staff_cost_per_fte_year": gettext_lazy("Staff cost (per FTE and year)"),
-    "annual_failure_rate": gettext_lazy("GPU failure rate (per year)"),
-    "replacement_cost_share": gettext_lazy("Replacement cost (share of GPU price)"),
-    "residual_value_rate": gettext_lazy("Residual value (share of hardware)"),
-    "utilization": gettext_lazy("Utilization (useful share of GPU-hours)"),
-    "cloud_on_demand_per_gpu_hour": gettext_lazy("Cloud on-demand (per GPU-hour)"),
-    "cloud_reserved_per_gpu_hour": gettext_lazy("Cloud reserved (per GPU-hour)"),
-    "cloud_spot_per_gpu_hour": gettext_lazy("Cloud spot (per GPU-hour)"),
-    "spot_overhead": gettext_lazy("Spot overhead (work lost to interruptions)"),
-    "hybrid_cloud_share": gettext_lazy("Hybrid: share of GPU-hours on cloud"),
-}
-CAPEX_LABELS: dict[str, Any] = {
-    "gpu_servers": gettext_lazy("GPU servers"),
-    "network": gettext_lazy("Network"),
-    "storage": gettext_lazy("Storage"),
-    "facility": gettext_lazy("Power and cooling"),
-    "installation": gettext_lazy("Installation"),
-    "software_once": gettext_lazy("Software (one-off)"),
-    "other": gettext_lazy("Other"),
-}
-OPTION_LABELS: dict[str, Any] = {
-    "on_demand": gettext_lazy("Cloud on-demand"),
-    "reserved": gettext_lazy("Cloud reserved (3 years)"),
-    "spot": gettext_lazy("Cloud spot"),
-    "hybrid": gettext_lazy("Hybrid (on-prem + cloud spot)"),
-}
-HIDDEN_COST_LABELS: dict[str, tuple[Any, Any]] = {
-    "installation": (
-        gettext_lazy("Installation and commissioning"),
-        gettext_lazy(
-            "No installation cost: racking, cabling, burn-in and acceptance tests are "
-            "rarely free; ask the vendor or add a line."
-        ),
-    ),
-    "software_licences": (
-        gettext_lazy("Software licences"),
-        gettext_lazy(
-            "No software cost: check scheduler, OS, NVIDIA AI Enterprise or storage "
-            "licences."
-        ),
-    ),
-    "support_after_warranty": (
-        gettext_lazy("Support after warranty"),
-        gettext_lazy(
-            "No support cost within the horizon: confirm the warranty covers on-site "
-            "parts and labour for the whole period."
-        ),
-    ),
-    "network": (
-        gettext_lazy("Network (fabric, switches, cables, NICs)"),
-        gettext_lazy(
-            "No network capex: the cluster interconnect is about 19 percent of cluster "
-            "cost; add switches, optics and cables."
-        ),
-    ),
-    "storage": (
-        gettext_lazy("Storage"),
-        gettext_lazy(
-            "No storage capex: training needs shared high-throughput storage for "
-            "data and checkpoints."
-        ),
-    ),
-    "facility": (
-        gettext_lazy("Power and cooling (facility)"),
-        gettext_lazy(
-            "No facility capex: power distribution, UPS and cooling for the racks "
-            "are needed unless colocation covers them."
-        ),
-    ),
-    "staff": (
-        gettext_lazy("Operations staff"),
-        gettext_lazy(
-            "No staff cost: someone has to run, patch and repair the cluster."
-        ),
-    ),
-}
-PERCENT_INPUTS = frozenset(
-    {
-        "discount_rate",
-        "electricity_escalation",
-        "staff_escalation",
-        "load_factor",
-        "support_rate",
-        "annual_failure_rate",
-        "replacement_cost_share",
-        "residual_value_rate",
-        "utilization",
-        "spot_overhead",
-        "hybrid_cloud_share",
-    }
-)
-
-
-def money(value: float | None, digits: int = 0) -> str:
-    if value is None:
-        return "—"
-    return f"{value:,.{digits}f}"
-
-
-def format_input(name: str, value: Any) -> str:
-    if name in PERCENT_INPUTS:
-        return f"{float(value) * 100:.4g} %"
-    if isinstance(value, float):
-        return f"{value:,.4g}" if abs(value) < 1000 else f"{value:,.2f}"
-    return str(value)
-
 
 def category_label(category: str, lang: str) -> str:
-    return engine_charts._labels(lang, None).get(category, category)
+    return chart_labels(lang).get(category, category)
 
 
 def chart_svgs(analysis: dict, lang: str, text_as_paths: bool = True) -> dict[str, str]:
     """The four charts of a run, as SVG text (same for the page and the PDF)."""
+    # On demand: matplotlib takes seconds to import, and every process that loads
+    # the TCO services (management commands included) would pay for it.
+    from .engine import charts as engine_charts
+
     result = analysis["result"]
     return {
         "stacked": engine_charts.stacked_bars_svg(result, lang, None, text_as_paths),
@@ -192,31 +76,25 @@ def _conventions(analysis: dict, lang: str) -> list[str]:
     return conventions(lang) if stored == CONVENTIONS else stored
 
 
-def report_context(*, run: TcoRun, analysis: dict, lang: str) -> dict:
-    """Everything both the results page and the PDF display, formatted."""
-    from .services import sizing_plan
-
-    result = analysis["result"]
-    inputs = analysis["inputs"]
-    mc = analysis["monte_carlo"]
-    currency = result["currency"]
+def _assumptions(inputs: dict, lang: str) -> list[dict]:
+    """Every scalar input with its value; defaults carry their reason and source."""
     user_fields = set(inputs.get("user_fields") or [])
-    assumptions = []
-    for name, label in INPUT_LABELS.items():
-        if name == "capex":
-            continue
-        known = name in DEFAULTS
-        assumptions.append(
-            {
-                "name": name,
-                "label": label,
-                "value": format_input(name, inputs[name]),
-                "is_default": name not in user_fields,
-                "reason": default_reason(name, lang) if known else "",
-                "source": default_source(name, lang) if known else "",
-            }
-        )
-    capex_lines = [
+    return [
+        {
+            "name": name,
+            "label": label,
+            "value": format_input(name, inputs[name]),
+            "is_default": name not in user_fields,
+            "reason": default_reason(name, lang),
+            "source": default_source(name, lang),
+        }
+        for name, label in INPUT_LABELS.items()
+        if name != "capex"
+    ]
+
+
+def _capex_lines(inputs: dict) -> list[dict]:
+    return [
         {
             "category": CAPEX_LABELS.get(line["category"], line["category"]),
             "description": line["description"],
@@ -224,51 +102,59 @@ def report_context(*, run: TcoRun, analysis: dict, lang: str) -> dict:
         }
         for line in inputs.get("capex") or []
     ]
+
+
+def _year_table(result: dict, lang: str) -> dict:
+    """The cost-by-year table: only the categories with a cost in some year."""
     shown = [c for c in COST_CATEGORIES if any(r[c] for r in result["years"])]
-    years = [
-        {
-            "year": row["year"],
-            "cells": [money(row[c]) for c in shown],
-            "total": money(row["total"]),
-            "discounted": money(row["discounted_total"]),
-        }
-        for row in result["years"]
-    ]
-    totals_row = [money(result["totals_by_category"][c]) for c in shown]
-    options = []
-    onprem_total = result["total_cost"]
-    for option in CLOUD_OPTIONS:
-        c = result["cloud"][option]
-        month = result["break_even_month"][option]
-        options.append(
+    return {
+        "year_columns": [category_label(c, lang) for c in shown],
+        "years": [
             {
-                "key": option,
-                "label": OPTION_LABELS[option],
-                "total": money(c["total"]),
-                "npv": money(c["npv"]),
-                "per_gpu_hour": money(c["per_gpu_hour"], 2),
-                "break_even_month": month,
-                "cheaper": onprem_total < c["total"],
-                "prob_onprem_cheaper_pct": round(
-                    mc["prob_onprem_cheaper"][option] * 100
-                ),
+                "year": row["year"],
+                "cells": [money(row[c]) for c in shown],
+                "total": money(row["total"]),
+                "discounted": money(row["discounted_total"]),
             }
-        )
-    hybrid = result["hybrid"]
-    options.append(
-        {
-            "key": "hybrid",
-            "label": OPTION_LABELS["hybrid"],
-            "total": money(hybrid["total"]),
-            "npv": money(hybrid["npv"]),
-            "per_gpu_hour": money(hybrid["per_gpu_hour"], 2),
-            "break_even_month": None,
-            "cheaper": onprem_total < hybrid["total"],
-            "prob_onprem_cheaper_pct": None,
-        }
-    )
+            for row in result["years"]
+        ],
+        "year_totals": [money(result["totals_by_category"][c]) for c in shown],
+        "year_total": money(result["total_cost"]),
+        "year_npv": money(result["npv_cost"]),
+    }
+
+
+def _option_row(key: str, figures: dict, onprem_total: float) -> dict:
+    return {
+        "key": key,
+        "label": OPTION_LABELS[key],
+        "total": money(figures["total"]),
+        "npv": money(figures["npv"]),
+        "per_gpu_hour": money(figures["per_gpu_hour"], 2),
+        "cheaper": onprem_total < figures["total"],
+    }
+
+
+def _options(result: dict, simulation: dict) -> list[dict]:
+    """Each cloud option and the hybrid against the on-prem total."""
+    onprem_total = result["total_cost"]
+    options = []
+    for option in CLOUD_OPTIONS:
+        row = _option_row(option, result["cloud"][option], onprem_total)
+        row["break_even_month"] = result["break_even_month"][option]
+        cheaper_share = simulation["prob_onprem_cheaper"][option]
+        row["prob_onprem_cheaper_pct"] = round(cheaper_share * 100)
+        options.append(row)
+    hybrid = _option_row("hybrid", result["hybrid"], onprem_total)
+    hybrid.update(break_even_month=None, prob_onprem_cheaper_pct=None)
+    options.append(hybrid)
+    return options
+
+
+def _hidden_costs(rows: list[dict]) -> list[dict]:
+    """The engine's hidden-cost checks with the UI's (translated) wording."""
     hidden = []
-    for row in analysis["hidden_costs"]:
+    for row in rows:
         label, warning = HIDDEN_COST_LABELS.get(
             row["category"], (row["label"], row["message"])
         )
@@ -284,9 +170,11 @@ def report_context(*, run: TcoRun, analysis: dict, lang: str) -> dict:
                 "message": message,
             }
         )
-    procurement = run.scenario.procurement
-    sizing = sizing_plan(procurement=procurement)
-    sensitivity = [
+    return hidden
+
+
+def _sensitivity(rows: list[dict], lang: str) -> list[dict]:
+    return [
         {
             "label": category_label(r["parameter"], lang),
             "metric": category_label(r["metric"], lang),
@@ -295,43 +183,57 @@ def report_context(*, run: TcoRun, analysis: dict, lang: str) -> dict:
             "high": money(r["high_value"]),
             "swing_pct": r["swing_pct"],
         }
-        for r in analysis["sensitivity"]
+        for r in rows
     ]
+
+
+def _summary(result: dict, simulation: dict) -> dict:
+    total, npv = simulation["total_cost"], simulation["npv_cost"]
+    return {
+        "total": money(result["total_cost"]),
+        "npv": money(result["npv_cost"]),
+        "capex": money(result["capex_total"]),
+        "per_gpu_hour": money(result["cost_per_gpu_hour"], 2),
+        "useful_gpu_hours": money(result["useful_gpu_hours"]),
+        "energy_mwh_per_year": money(result["energy_mwh_per_year"], 1),
+        "p10": money(total["p10"]),
+        "p50": money(total["p50"]),
+        "p90": money(total["p90"]),
+        "npv_p10": money(npv["p10"]),
+        "npv_p90": money(npv["p90"]),
+        "draws": simulation["draws"],
+    }
+
+
+def report_context(*, run: TcoRun, analysis: dict, lang: str) -> dict:
+    """Everything both the results page and the PDF display, formatted.
+
+    The sizing plan is the run's snapshot (taken when the run was requested), so a
+    plan computed later never changes what an earlier run's report says.
+    """
+    result = analysis["result"]
+    inputs = analysis["inputs"]
+    simulation = analysis["monte_carlo"]
+    hidden = _hidden_costs(analysis["hidden_costs"])
+    procurement = run.scenario.procurement
     return {
         "run": run,
         "procurement": procurement,
         "organisation": procurement.organisation,
         "scenario": run.scenario,
-        "currency": currency,
+        "currency": result["currency"],
         "horizon_years": result["horizon_years"],
         "gpu_count": inputs["gpu_count"],
-        "summary": {
-            "total": money(result["total_cost"]),
-            "npv": money(result["npv_cost"]),
-            "capex": money(result["capex_total"]),
-            "per_gpu_hour": money(result["cost_per_gpu_hour"], 2),
-            "useful_gpu_hours": money(result["useful_gpu_hours"]),
-            "energy_mwh_per_year": money(result["energy_mwh_per_year"], 1),
-            "p10": money(mc["total_cost"]["p10"]),
-            "p50": money(mc["total_cost"]["p50"]),
-            "p90": money(mc["total_cost"]["p90"]),
-            "npv_p10": money(mc["npv_cost"]["p10"]),
-            "npv_p90": money(mc["npv_cost"]["p90"]),
-            "draws": mc["draws"],
-        },
-        "options": options,
-        "assumptions": assumptions,
-        "capex_lines": capex_lines,
+        "summary": _summary(result, simulation),
+        "options": _options(result, simulation),
+        "assumptions": _assumptions(inputs, lang),
+        "capex_lines": _capex_lines(inputs),
         "capex_total": money(result["capex_total"]),
-        "year_columns": [category_label(c, lang) for c in shown],
-        "years": years,
-        "year_totals": totals_row,
-        "year_total": money(result["total_cost"]),
-        "year_npv": money(result["npv_cost"]),
+        **_year_table(result, lang),
         "hidden_costs": hidden,
         "hidden_warnings": sum(1 for h in hidden if h["status"] == "warning"),
-        "sensitivity": sensitivity,
-        "sizing": sizing,
+        "sensitivity": _sensitivity(analysis["sensitivity"], lang),
+        "sizing": run.sizing_plan,
         "conventions": _conventions(analysis, lang),
         "engine_version": analysis["engine_version"],
     }

@@ -32,11 +32,13 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clusterbuy.celery import app as celery_app
 from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
+from sizing import services as sizing_services
 
+from . import report
 from .engine import (
-    DEFAULTS,
     ENGINE_VERSION,
     TcoInputError,
     compute,
@@ -46,6 +48,7 @@ from .engine import (
     inputs_from_dict,
     inputs_to_dict,
 )
+from .engine.currency import convert_money  # also the vendors app's CNY/USD rule
 from .engine.normalise import BidLine, TcoNormalisation, normalise_tco
 from .models import RunStatus, TcoRun, TcoScenario, run_pdf_path
 
@@ -66,43 +69,29 @@ ANALYSIS_SHARE_PCT = 80
 PROGRESS_MIN_INTERVAL_S = 0.3
 TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (DatabaseError, OSError)
 LANGS = ("zh-hans", "en")
+#: The Celery task that runs ``execute_tco_run`` (declared in tco/tasks.py, which
+#: imports this module: the name is the only thing the services know of it).
+RUN_TASK_NAME = "tco.tasks.run_tco"
 
 
 class TransientRunError(Exception):
     """Infrastructure failed mid-run; the run was put back in the queue to retry."""
 
 
-# --- the sizing plan (optional: the sizing app may not provide it yet) -------------
+# --- the sizing plan ----------------------------------------------------------------
 
 
 def sizing_plan(*, procurement: Procurement) -> dict | None:
-    """The sizing app's plan summary for the procurement, or None (no plan / no app)."""
+    """The sizing app's current plan summary for the procurement, or None."""
     if procurement.pk is None:
         return None
     try:
-        from sizing import services as sizing_services
-    except ImportError:
-        return None
-    plan_summary = getattr(sizing_services, "plan_summary", None)
-    if plan_summary is None:
-        return None
-    try:
-        return plan_summary(procurement=procurement)
+        return sizing_services.plan_summary(procurement=procurement)
     except Exception:  # a broken plan must not break the TCO tab
         logger.exception(
             "sizing plan_summary failed for procurement %s", procurement.pk
         )
         return None
-
-
-def _convert_money(amount: Decimal, from_ccy: str, to_ccy: str, fx: Decimal) -> Decimal:
-    if from_ccy == to_ccy:
-        return amount
-    if from_ccy == "USD" and to_ccy == "CNY":
-        return amount * fx
-    if from_ccy == "CNY" and to_ccy == "USD":
-        return amount / fx
-    raise ValueError(f"cannot convert {from_ccy} to {to_ccy}")
 
 
 def prefill_inputs(*, procurement: Procurement) -> dict:
@@ -127,11 +116,10 @@ def prefill_inputs(*, procurement: Procurement) -> dict:
     price = plan.get("gpu_price")
     if price is not None and gpu_count:
         try:
-            amount = _convert_money(
+            amount = convert_money(
                 Decimal(str(price)) * int(gpu_count),
-                plan.get("gpu_price_currency") or currency,
-                currency,
-                Decimal(str(DEFAULTS["fx_usd_cny"].value)),
+                from_currency=plan.get("gpu_price_currency") or currency,
+                to_currency=currency,  # at the default fx_usd_cny, as a Decimal
             )
         except (ValueError, InvalidOperation):
             return data
@@ -203,15 +191,14 @@ def estimate(*, inputs: dict) -> dict:
 
 
 def _enqueue(run_id: int) -> None:
-    from .tasks import run_tco  # tasks import services; import late
-
-    run_tco.delay(run_id)
+    celery_app.tasks[RUN_TASK_NAME].delay(run_id)
 
 
 def request_tco_run(
     *, scenario: TcoScenario, user, lang: str = "zh-hans", enqueue: bool = True
 ) -> TcoRun:
-    """Snapshot the scenario's inputs into a QUEUED run; enqueue after commit.
+    """Snapshot the scenario's inputs and the sizing plan into a QUEUED run; enqueue
+    after commit. The report shows that plan, whatever is planned later.
 
     ``enqueue=False`` leaves it for the caller to execute in-process (demo data).
     """
@@ -220,6 +207,7 @@ def request_tco_run(
         run = TcoRun.objects.create(
             scenario=scenario,
             inputs=normalise_inputs(inputs=scenario.inputs),
+            sizing_plan=sizing_plan(procurement=scenario.procurement),
             engine_version=ENGINE_VERSION,
             status=RunStatus.QUEUED,
             lang=lang,
@@ -312,8 +300,6 @@ def execute_tco_run(*, run_id: int) -> TcoRun | None:
     Returns the run after this attempt, or None when there was nothing to claim
     (already finished, running elsewhere, or gone).
     """
-    from .report import build_tco_report
-
     token = claim_run(run_id=run_id)
     if token is None:
         logger.info("TCO run %s: nothing to claim", run_id)
@@ -329,7 +315,7 @@ def execute_tco_run(*, run_id: int) -> TcoRun | None:
             progress=_progress_reporter(run_id, token, 0, ANALYSIS_SHARE_PCT),
         )
         mine.update(progress_pct=ANALYSIS_SHARE_PCT + 5)
-        pdf_bytes = build_tco_report(run=run, analysis=analysis)
+        pdf_bytes = report.build_tco_report(run=run, analysis=analysis)
         name = run_pdf_path(run, "")
         with transaction.atomic():
             # Lock our claim first: if we lost it, the file and result stay untouched.
@@ -434,10 +420,11 @@ def normalise_bid_tco(
     """
     gpu_price = plan_gpu_price
     if plan_gpu_price is not None:
-        fx = Decimal(str(DEFAULTS["fx_usd_cny"].value))
         source = plan_gpu_price_currency or currency
         try:
-            gpu_price = _convert_money(plan_gpu_price, source, currency, fx)
+            gpu_price = convert_money(
+                plan_gpu_price, from_currency=source, to_currency=currency
+            )
         except ValueError:
             gpu_price = plan_gpu_price
     return normalise_tco(

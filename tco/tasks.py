@@ -14,6 +14,7 @@ SWEEP_SCHEDULE_NAME = "tco-sweep-stuck-runs"
 
 
 @shared_task(
+    name=services.RUN_TASK_NAME,
     acks_late=True,
     reject_on_worker_lost=True,
     autoretry_for=(services.TransientRunError, DatabaseError, OSError),

@@ -20,7 +20,7 @@ from clusterbuy.ids import id_param
 from clusterbuy.services import ServiceError
 from clusterbuy.views import render_procurement
 
-from . import forms, report, services
+from . import forms, labels, report, services
 from .engine import TcoInputError
 from .models import RunStatus, TcoRun, TcoScenario
 
@@ -99,7 +99,7 @@ def tco_preview(request, pk):
     field_errors = {k: v for k, v in form.errors.items() if k != "name"}
     context = {"errors": [], "estimate": None}
     for name, errors in field_errors.items():
-        label = report.INPUT_LABELS.get(name, name)
+        label = labels.INPUT_LABELS.get(name, name)
         context["errors"].extend(f"{label}: {e}" for e in errors)
     if not formset.is_valid():
         for i, row_errors in enumerate(formset.errors):
@@ -118,19 +118,19 @@ def _estimate_context(inputs: dict | None) -> dict:
     try:
         estimate = services.estimate(inputs=inputs)
     except TcoInputError as exc:
-        label = report.INPUT_LABELS.get(exc.field.split(".")[0], exc.field)
+        label = labels.INPUT_LABELS.get(exc.field.split(".")[0], exc.field)
         context["errors"].append(f"{label}: {exc.message}")
         return context
     result = estimate["result"]
     context["estimate"] = estimate
     context["options"] = _preview_options(result)
     context["figures"] = {
-        key: report.money(result[key])
+        key: labels.money(result[key])
         for key in ("total_cost", "npv_cost", "capex_total")
     }
-    context["figures"]["per_gpu_hour"] = report.money(result["cost_per_gpu_hour"], 2)
+    context["figures"]["per_gpu_hour"] = labels.money(result["cost_per_gpu_hour"], 2)
     context["hidden_warnings"] = [
-        report.HIDDEN_COST_LABELS.get(row["category"], (row["label"], ""))[0]
+        labels.HIDDEN_COST_LABELS.get(row["category"], (row["label"], ""))[0]
         for row in estimate["hidden_costs"]
         if row["status"] == "warning"
     ]
@@ -142,8 +142,8 @@ def _preview_options(result: dict) -> list[dict]:
     for key in ("on_demand", "reserved", "spot"):
         rows.append(
             {
-                "label": report.OPTION_LABELS[key],
-                "total": report.money(result["cloud"][key]["total"]),
+                "label": labels.OPTION_LABELS[key],
+                "total": labels.money(result["cloud"][key]["total"]),
                 "cheaper_than_cloud": result["total_cost"]
                 < result["cloud"][key]["total"],
                 "break_even_month": result["break_even_month"][key],
@@ -151,8 +151,8 @@ def _preview_options(result: dict) -> list[dict]:
         )
     rows.append(
         {
-            "label": report.OPTION_LABELS["hybrid"],
-            "total": report.money(result["hybrid"]["total"]),
+            "label": labels.OPTION_LABELS["hybrid"],
+            "total": labels.money(result["hybrid"]["total"]),
             "cheaper_than_cloud": result["total_cost"] < result["hybrid"]["total"],
             "break_even_month": None,
         }

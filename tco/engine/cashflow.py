@@ -6,6 +6,7 @@ are exported as ``CONVENTIONS`` so the report prints exactly what the engine doe
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -165,35 +166,63 @@ def year_index(horizon_years: int) -> np.ndarray:
     return np.repeat(np.arange(1, horizon_years + 1), MONTHS_PER_YEAR)
 
 
-def monthly_opex(inputs: TcoInputs) -> dict[str, np.ndarray]:
-    """Operating cost per month (length 12 x horizon) for each opex category."""
-    h = inputs.horizon_years
-    months = np.arange(1, h * MONTHS_PER_YEAR + 1)
-    year = year_index(h)
-    hw = inputs.hardware_capex
-    energy_year1 = (
-        inputs.it_power_kw
-        * inputs.load_factor
-        * inputs.pue
+def monthly_opex(
+    inputs: TcoInputs, draws: Mapping[str, np.ndarray] | None = None
+) -> dict[str, np.ndarray]:
+    """Operating cost per month (12 x horizon months) of each opex category.
+
+    The engine's one opex model (see ``CONVENTIONS``). ``compute`` passes a scenario
+    and gets one array of months per category. The Monte Carlo also passes
+    ``draws``: for some inputs (and ``hardware_capex``) an array with one value per
+    draw, which replaces the scenario value; the categories that depend on them come
+    back as (draws, months) arrays, the others as (months,) arrays that broadcast.
+    """
+
+    def value(name: str) -> Any:
+        if draws is not None and name in draws:
+            return np.asarray(draws[name])[:, None]  # one row per draw
+        return getattr(inputs, name)
+
+    year = year_index(inputs.horizon_years)
+    months = np.arange(1, year.size + 1)
+
+    every_month = np.ones(months.size)
+
+    def each_month(amount: Any) -> np.ndarray:
+        """The same amount every month; per draw, a broadcast view (no copy)."""
+        if isinstance(amount, np.ndarray):
+            return np.broadcast_to(amount, amount.shape[:-1] + months.shape)
+        return every_month * amount
+
+    hardware = value("hardware_capex")
+    energy_per_month = (
+        value("it_power_kw")
+        * value("load_factor")
+        * value("pue")
         * HOURS_PER_YEAR
-        * inputs.electricity_price_per_kwh
+        * value("electricity_price_per_kwh")
+        / MONTHS_PER_YEAR
     )
-    ones = np.ones(months.size)
     after_warranty = months > inputs.warranty_years * MONTHS_PER_YEAR
     return {
-        "energy": energy_year1 / 12 * (1 + inputs.electricity_escalation) ** (year - 1),
-        "colocation": ones * inputs.it_power_kw * inputs.colocation_per_kw_month,
-        "support": np.where(after_warranty, hw * inputs.support_rate / 12, 0.0),
-        "software": ones * inputs.software_per_year / 12,
-        "staff": inputs.staff_fte
-        * inputs.staff_cost_per_fte_year
-        / 12
+        "energy": energy_per_month * (1 + inputs.electricity_escalation) ** (year - 1),
+        "colocation": each_month(
+            value("it_power_kw") * value("colocation_per_kw_month")
+        ),
+        "support": np.where(
+            after_warranty, hardware * value("support_rate") / MONTHS_PER_YEAR, 0.0
+        ),
+        "software": each_month(value("software_per_year") / MONTHS_PER_YEAR),
+        "staff": value("staff_fte")
+        * value("staff_cost_per_fte_year")
+        / MONTHS_PER_YEAR
         * (1 + inputs.staff_escalation) ** (year - 1),
-        "failures": ones
-        * hw
-        * inputs.annual_failure_rate
-        * inputs.replacement_cost_share
-        / 12,
+        "failures": each_month(
+            hardware
+            * value("annual_failure_rate")
+            * value("replacement_cost_share")
+            / MONTHS_PER_YEAR
+        ),
     }
 
 
@@ -227,94 +256,124 @@ def first_month_at_or_below(
     return np.where(hit.any(axis=-1), first, -1)
 
 
-def compute(inputs: TcoInputs) -> TcoResult:
-    """Deterministic TCO of the scenario (see ``CONVENTIONS``)."""
-    h = inputs.horizon_years
-    n_months = h * MONTHS_PER_YEAR
+def _year_rows(
+    inputs: TcoInputs,
+    opex: dict[str, np.ndarray],
+    residual: float,
+    factors: np.ndarray,
+) -> list[dict[str, float]]:
+    """Year 0 = capex by category; years 1..H = opex by category; residual in year H."""
+    horizon = inputs.horizon_years
     capex_by_cat = inputs.capex_by_category()
-    capex_total = inputs.capex_total
-    hw = inputs.hardware_capex
-    residual = hw * inputs.residual_value_rate
-    opex = monthly_opex(inputs)
-    year = year_index(h)
-    df = discount_factors(inputs.discount_rate, h)
-
+    year = year_index(horizon)
     rows: list[dict[str, float]] = []
-    for y in range(h + 1):
+    for y in range(horizon + 1):
         row: dict[str, float] = {"year": y}
         for cat in CAPEX_CATEGORIES:
             row[cat] = capex_by_cat[cat] if y == 0 else 0.0
         for cat in OPEX_CATEGORIES:
             row[cat] = float(opex[cat][year == y].sum()) if y > 0 else 0.0
-        row["residual"] = -residual if y == h else 0.0
+        row["residual"] = -residual if y == horizon else 0.0
         row["total"] = sum(row[c] for c in COST_CATEGORIES)
-        row["discount_factor"] = float(df[y])
-        row["discounted_total"] = row["total"] * float(df[y])
+        row["discount_factor"] = float(factors[y])
+        row["discounted_total"] = row["total"] * float(factors[y])
         rows.append(row)
+    return rows
 
-    totals_by_category = {c: sum(r[c] for r in rows) for c in COST_CATEGORIES}
-    total_cost = sum(r["total"] for r in rows)
-    npv_cost = sum(r["discounted_total"] for r in rows)
-    useful_per_year = useful_gpu_hours_per_year(inputs)
-    useful_hours = useful_per_year * h
 
+def _onprem_cumulative(
+    inputs: TcoInputs, opex: dict[str, np.ndarray], residual: float
+) -> np.ndarray:
+    """Cumulative nominal on-prem cost at months 0..12H (residual in the last)."""
+    capex_total = inputs.capex_total
     opex_monthly = sum(opex.values())
     onprem_cum = np.concatenate(([capex_total], capex_total + np.cumsum(opex_monthly)))
     onprem_cum[-1] -= residual
-    months = np.arange(n_months + 1)
+    return onprem_cum
 
-    cloud: dict[str, dict[str, float]] = {}
-    cumulative: dict[str, list[float]] = {
-        "month": months.tolist(),
-        "onprem": onprem_cum.tolist(),
-    }
-    break_even: dict[str, int | None] = {}
+
+def _cloud_options(
+    inputs: TcoInputs, onprem_cum: np.ndarray, factors: np.ndarray
+) -> tuple[dict, dict[str, list[float]], dict[str, int | None]]:
+    """Totals, cumulative cost and break-even month of each cloud option."""
+    horizon = inputs.horizon_years
+    months = np.arange(horizon * MONTHS_PER_YEAR + 1)
+    years_discounted = float(factors[1:].sum())
+    useful_per_year = useful_gpu_hours_per_year(inputs)
     spot_factor = 1 + inputs.spot_overhead
+    cloud: dict[str, dict[str, float]] = {}
+    cumulative: dict[str, list[float]] = {}
+    break_even: dict[str, int | None] = {}
     for option, price in cloud_hourly_prices(inputs).items():
         per_year = useful_per_year * price
-        total = per_year * h
-        npv = per_year * float(df[1:].sum())
-        hours = useful_hours * (spot_factor if option == "spot" else 1.0)
+        hours = useful_per_year * horizon * (spot_factor if option == "spot" else 1.0)
         cloud[option] = {
-            "total": total,
-            "npv": npv,
+            "total": per_year * horizon,
+            "npv": per_year * years_discounted,
             "per_gpu_hour": price,
             "gpu_hours": hours,
         }
         cloud_cum = months * per_year / MONTHS_PER_YEAR
         cumulative[option] = cloud_cum.tolist()
-        be = int(first_month_at_or_below(onprem_cum, cloud_cum))
-        break_even[option] = None if be < 0 else be
+        month = int(first_month_at_or_below(onprem_cum, cloud_cum))
+        break_even[option] = None if month < 0 else month
+    return cloud, cumulative, break_even
 
-    share = inputs.hybrid_cloud_share
-    hybrid_cloud_total = share * cloud["spot"]["total"]
-    hybrid_cloud_npv = share * cloud["spot"]["npv"]
-    hybrid = {
+
+def _hybrid(
+    share: float, total_cost: float, npv_cost: float, spot: dict, useful_hours: float
+) -> dict[str, float]:
+    """On-prem scaled to (1 - share) of the GPU-hours, the rest on cloud spot."""
+    cloud_total = share * spot["total"]
+    total = (1 - share) * total_cost + cloud_total
+    return {
         "cloud_share": share,
         "onprem_total": (1 - share) * total_cost,
-        "cloud_total": hybrid_cloud_total,
-        "total": (1 - share) * total_cost + hybrid_cloud_total,
-        "npv": (1 - share) * npv_cost + hybrid_cloud_npv,
-        "per_gpu_hour": ((1 - share) * total_cost + hybrid_cloud_total) / useful_hours,
+        "cloud_total": cloud_total,
+        "total": total,
+        "npv": (1 - share) * npv_cost + share * spot["npv"],
+        "per_gpu_hour": total / useful_hours,
     }
+
+
+def compute(inputs: TcoInputs) -> TcoResult:
+    """Deterministic TCO of the scenario (see ``CONVENTIONS``)."""
+    horizon = inputs.horizon_years
+    hardware = inputs.hardware_capex
+    residual = hardware * inputs.residual_value_rate
+    opex = monthly_opex(inputs)
+    factors = discount_factors(inputs.discount_rate, horizon)
+    rows = _year_rows(inputs, opex, residual, factors)
+    total_cost = sum(r["total"] for r in rows)
+    npv_cost = sum(r["discounted_total"] for r in rows)
+    useful_hours = useful_gpu_hours_per_year(inputs) * horizon
+    onprem_cum = _onprem_cumulative(inputs, opex, residual)
+    cloud, cloud_cumulative, break_even = _cloud_options(inputs, onprem_cum, factors)
+    months = np.arange(horizon * MONTHS_PER_YEAR + 1)
     energy_mwh = (
         inputs.it_power_kw * inputs.load_factor * inputs.pue * HOURS_PER_YEAR / 1000
     )
     return TcoResult(
         engine_version=ENGINE_VERSION,
         currency=inputs.currency,
-        horizon_years=h,
+        horizon_years=horizon,
         years=rows,
-        totals_by_category=totals_by_category,
-        capex_total=capex_total,
-        hardware_capex=hw,
+        totals_by_category={c: sum(r[c] for r in rows) for c in COST_CATEGORIES},
+        capex_total=inputs.capex_total,
+        hardware_capex=hardware,
         total_cost=total_cost,
         npv_cost=npv_cost,
         useful_gpu_hours=useful_hours,
         cost_per_gpu_hour=total_cost / useful_hours,
         cloud=cloud,
         break_even_month=break_even,
-        hybrid=hybrid,
+        hybrid=_hybrid(
+            inputs.hybrid_cloud_share, total_cost, npv_cost, cloud["spot"], useful_hours
+        ),
         energy_mwh_per_year=energy_mwh,
-        cumulative=cumulative,
+        cumulative={
+            "month": months.tolist(),
+            "onprem": onprem_cum.tolist(),
+            **cloud_cumulative,
+        },
     )

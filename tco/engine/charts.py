@@ -26,136 +26,13 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
 from .cashflow import CLOUD_OPTIONS, COST_CATEGORIES, TcoResult
+from .palette import COLORS, chart_labels
 
 FONT_DIR = Path(__file__).resolve().parents[2] / "static" / "fonts"
 FONT_FILES = ("NotoSansSC-Subset-Regular.otf", "NotoSansSC-Subset-Bold.otf")
 FONT_FAMILY = "Noto Sans SC Subset"
 HASH_SALT = "clusterbuy-tco"
 FIGSIZE_IN = (7.0, 3.8)
-
-COLORS = {
-    "gpu_servers": "#1f4e79",
-    "network": "#2e75b6",
-    "storage": "#9dc3e6",
-    "facility": "#7f6000",
-    "installation": "#bf9000",
-    "software_once": "#ffd966",
-    "other": "#a5a5a5",
-    "energy": "#c00000",
-    "colocation": "#ff7c80",
-    "support": "#548235",
-    "software": "#a9d18e",
-    "staff": "#7030a0",
-    "failures": "#d9a0ff",
-    "residual": "#404040",
-    "onprem": "#1f4e79",
-    "on_demand": "#c00000",
-    "reserved": "#548235",
-    "spot": "#ed7d31",
-}
-
-LABELS: dict[str, dict[str, str]] = {
-    "en": {
-        "gpu_servers": "GPU servers",
-        "network": "Network",
-        "storage": "Storage",
-        "facility": "Power & cooling",
-        "installation": "Installation",
-        "software_once": "Software (one-off)",
-        "other": "Other capex",
-        "energy": "Electricity",
-        "colocation": "Colocation",
-        "support": "Support",
-        "software": "Software (yearly)",
-        "staff": "Staff",
-        "failures": "Failures",
-        "residual": "Residual value",
-        "onprem": "On-prem",
-        "on_demand": "Cloud on-demand",
-        "reserved": "Cloud reserved",
-        "spot": "Cloud spot",
-        "year": "Year",
-        "month": "Month",
-        "money_axis": "Million {currency}",
-        "count": "Draws",
-        "change_pct": "Change of the metric (%)",
-        "title_stacked": "Cost by category and year (nominal)",
-        "title_cumulative": "Cumulative cost: on-prem vs cloud",
-        "title_tornado": "Sensitivity (low / high input)",
-        "title_histogram": "Monte Carlo: total on-prem cost",
-        "break_even": "Break-even M{month}",
-        "deterministic": "Deterministic",
-        "low": "Low input",
-        "high": "High input",
-        "electricity_price_per_kwh": "Electricity price",
-        "pue": "PUE",
-        "load_factor": "Load factor",
-        "gpu_server_price": "GPU server price",
-        "support_rate": "Support rate",
-        "annual_failure_rate": "Failure rate",
-        "residual_value_rate": "Residual value",
-        "staff_cost_per_fte_year": "Staff cost",
-        "utilization": "Utilization",
-        "discount_rate": "Discount rate",
-        "cloud_price": "Cloud price",
-        "total_cost": "total",
-        "npv_cost": "NPV",
-        "cost_per_gpu_hour": "per GPU-hour",
-        "cloud_reserved_total": "cloud reserved total",
-        "CNY": "CNY",
-        "USD": "USD",
-    },
-    "zh-hans": {
-        "gpu_servers": "GPU服务器",
-        "network": "网络",
-        "storage": "存储",
-        "facility": "供电与制冷",
-        "installation": "安装调试",
-        "software_once": "软件（一次性）",
-        "other": "其他资本支出",
-        "energy": "电费",
-        "colocation": "机柜托管",
-        "support": "维保",
-        "software": "软件（年费）",
-        "staff": "人员",
-        "failures": "故障更换",
-        "residual": "残值",
-        "onprem": "自建",
-        "on_demand": "云按需",
-        "reserved": "云预留",
-        "spot": "云竞价",
-        "year": "年份",
-        "month": "月份",
-        "money_axis": "百万{currency}",
-        "count": "抽样次数",
-        "change_pct": "指标变化（%）",
-        "title_stacked": "按年度和类别的成本（名义值）",
-        "title_cumulative": "累计成本：自建与云",
-        "title_tornado": "敏感性分析（低值 / 高值）",
-        "title_histogram": "蒙特卡洛：自建总成本分布",
-        "break_even": "盈亏平衡 第{month}月",
-        "deterministic": "确定性估算",
-        "low": "低值",
-        "high": "高值",
-        "electricity_price_per_kwh": "电价",
-        "pue": "PUE",
-        "load_factor": "负载率",
-        "gpu_server_price": "GPU服务器价格",
-        "support_rate": "维保费率",
-        "annual_failure_rate": "年故障率",
-        "residual_value_rate": "残值率",
-        "staff_cost_per_fte_year": "人员成本",
-        "utilization": "利用率",
-        "discount_rate": "折现率",
-        "cloud_price": "云价格",
-        "total_cost": "总成本",
-        "npv_cost": "净现值",
-        "cost_per_gpu_hour": "每GPU小时成本",
-        "cloud_reserved_total": "云预留总成本",
-        "CNY": "元",
-        "USD": "美元",
-    },
-}
 
 _font_lock = threading.Lock()
 _fonts_registered = False
@@ -177,11 +54,6 @@ def register_fonts(font_dir: Path = FONT_DIR) -> bool:
                 found = True
         _fonts_registered = found
         return found
-
-
-def _labels(lang: str, labels: dict[str, str] | None) -> dict[str, str]:
-    key = "zh-hans" if lang.lower().startswith("zh") else "en"
-    return {**LABELS[key], **(labels or {})}
 
 
 def _rc(text_as_paths: bool) -> dict[str, Any]:
@@ -233,7 +105,7 @@ def stacked_bars_svg(
 ) -> str:
     """Year 0 = capex by category, years 1..H = opex by category; residual below 0."""
     data = _as_dict(result)
-    text = _labels(lang, labels)
+    text = chart_labels(lang, labels)
     rows = data["years"]
     years = [r["year"] for r in rows]
     shown = [c for c in COST_CATEGORIES if any(r[c] != 0 for r in rows)]
@@ -276,6 +148,30 @@ def stacked_bars_svg(
     return _render(draw, text_as_paths, {"right": 0.76})
 
 
+def _mark_break_even(ax, option: str, month: int, y: float, last_month: int, text):
+    """A dot where on-prem becomes cheaper than ``option``, labelled with the month."""
+    marker = ax.scatter(
+        [month],
+        [y],
+        s=28,
+        color=COLORS[option],
+        zorder=5,
+        edgecolors="white",
+        linewidths=0.8,
+    )
+    marker.set_gid(f"breakeven-{option}")
+    near_end = month > 0.75 * last_month
+    ax.annotate(
+        text["break_even"].format(month=month),
+        (month, y),
+        xytext=(-4 if near_end else 4, -10),
+        textcoords="offset points",
+        ha="right" if near_end else "left",
+        fontsize=7,
+        color=COLORS[option],
+    )
+
+
 def cumulative_svg(
     result: TcoResult | dict,
     lang: str = "en",
@@ -284,7 +180,7 @@ def cumulative_svg(
 ) -> str:
     """Cumulative nominal cost by month, on-prem vs each cloud option, break-even marked."""
     data = _as_dict(result)
-    text = _labels(lang, labels)
+    text = chart_labels(lang, labels)
     cum = data["cumulative"]
     months = cum["month"]
 
@@ -310,26 +206,7 @@ def cumulative_svg(
             month = data["break_even_month"].get(option)
             if month is not None:
                 y = cum["onprem"][month]
-                marker = ax.scatter(
-                    [month],
-                    [y],
-                    s=28,
-                    color=COLORS[option],
-                    zorder=5,
-                    edgecolors="white",
-                    linewidths=0.8,
-                )
-                marker.set_gid(f"breakeven-{option}")
-                near_end = month > 0.75 * months[-1]
-                ax.annotate(
-                    text["break_even"].format(month=month),
-                    (month, y),
-                    xytext=(-4 if near_end else 4, -10),
-                    textcoords="offset points",
-                    ha="right" if near_end else "left",
-                    fontsize=7,
-                    color=COLORS[option],
-                )
+                _mark_break_even(ax, option, month, y, months[-1], text)
         ax.set_xlim(0, months[-1])
         ax.set_xticks(list(range(0, months[-1] + 1, 12)))
         ax.set_xlabel(text["month"])
@@ -349,7 +226,7 @@ def tornado_svg(
     text_as_paths: bool = True,
 ) -> str:
     """Change of each row's metric (% of its base) at the low and the high input."""
-    text = _labels(lang, labels)
+    text = chart_labels(lang, labels)
     ordered = list(reversed(rows))  # largest swing on top
 
     def pct(row: dict, key: str) -> float:
@@ -388,7 +265,7 @@ def histogram_svg(
     text_as_paths: bool = True,
 ) -> str:
     """Histogram of the simulated total cost with P10 / P50 / P90 and the deterministic total."""
-    text = _labels(lang, labels)
+    text = chart_labels(lang, labels)
     currency = simulation.get("currency", "CNY")
     edges = simulation["histogram"]["bin_edges"]
     counts = simulation["histogram"]["counts"]

@@ -1,8 +1,8 @@
 """Monte Carlo TCO: triangular draws of the uncertain inputs, vectorised draws x months.
 
-The monthly model is the one in ``cashflow`` written over a (draws, months) array, so
-a draw whose inputs all sit at the scenario values reproduces ``compute`` exactly (a
-test checks it). Triangular variates are drawn by inverting the CDF of one uniform
+The monthly opex is ``cashflow.monthly_opex`` itself, given one value per draw for
+the uncertain inputs, so it is computed over a (draws, months) array and a draw whose
+inputs all sit at the scenario values reproduces ``compute`` (a test checks it). Triangular variates are drawn by inverting the CDF of one uniform
 per draw and parameter (``numpy.random.default_rng(seed)``), which also handles a
 degenerate range (low == high) and keeps results stable across numpy versions.
 """
@@ -15,9 +15,10 @@ from .cashflow import (
     CLOUD_OPTIONS,
     HOURS_PER_YEAR,
     MONTHS_PER_YEAR,
+    cloud_hourly_prices,
     compute,
     first_month_at_or_below,
-    year_index,
+    monthly_opex,
 )
 from .inputs import TcoInputError, TcoInputs
 from .uncertainty import base_value, resolve_ranges
@@ -56,6 +57,97 @@ def _month_percentiles(months: np.ndarray) -> dict[str, float | int | None]:
     return out
 
 
+def _check_draws(draws: int) -> None:
+    if (
+        isinstance(draws, bool)
+        or not isinstance(draws, int)
+        or not 1 <= draws <= 1_000_000
+    ):
+        raise TcoInputError("draws", "draws must be a whole number from 1 to 1,000,000")
+
+
+def _draw(
+    resolved: dict[str, dict[str, float]], draws: int, seed: int
+) -> dict[str, np.ndarray]:
+    """One triangular variate per draw and uncertain parameter."""
+    rng = np.random.default_rng(seed)
+    uniforms = rng.random((len(resolved), draws))
+    return {
+        name: triangular(uniforms[i], r["low"], r["mode"], r["high"])
+        for i, (name, r) in enumerate(resolved.items())
+    }
+
+
+def _total_opex(
+    categories: dict[str, np.ndarray], shape: tuple[int, int]
+) -> np.ndarray:
+    """The sum of the opex categories over (draws, months), added in place.
+
+    The categories are fresh arrays owned here, so the first one (energy, one value per
+    draw and month) takes the sum: no extra 10,000 x 60 array. A category that is the
+    same every month comes as a broadcast view (stride 0 along the months): those are
+    added up as one column first (the order the Monte Carlo always used).
+    """
+    amounts = list(categories.values())
+    by_month = [amount for amount in amounts if amount.strides[-1] != 0]
+    same_every_month = [
+        amount[..., :1] for amount in amounts if amount.strides[-1] == 0
+    ]
+    total, rest = by_month[0], by_month[1:]
+    if total.shape != shape:  # the same for every draw: start from zeros instead
+        total, rest = np.zeros(shape), by_month
+    for amount in rest:
+        total += amount
+    total += sum(same_every_month)
+    return total
+
+
+def _onprem(inputs: TcoInputs, drawn: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Cumulative on-prem cost (draws, months 0..12H), its total and NPV per draw."""
+    horizon = inputs.horizon_years
+    gpu_capex = inputs.capex_by_category()["gpu_servers"]
+    extra_gpu = (drawn["gpu_server_price"] - 1.0) * gpu_capex
+    capex = inputs.capex_total + extra_gpu  # (draws,)
+    hardware = inputs.hardware_capex + extra_gpu
+    draws = capex.size
+    categories = monthly_opex(inputs, {**drawn, "hardware_capex": hardware})
+    opex = _total_opex(categories, (draws, horizon * MONTHS_PER_YEAR))
+    residual = hardware * drawn["residual_value_rate"]
+
+    onprem_cum = np.empty((draws, horizon * MONTHS_PER_YEAR + 1))
+    onprem_cum[:, 0] = capex
+    np.cumsum(opex, axis=1, out=onprem_cum[:, 1:])
+    onprem_cum[:, 1:] += capex[:, None]
+    onprem_cum[:, -1] -= residual
+
+    rate = drawn["discount_rate"][:, None]
+    factors = 1.0 / (1.0 + rate) ** np.arange(1, horizon + 1)  # (draws, years)
+    opex_per_year = opex.reshape(draws, horizon, MONTHS_PER_YEAR).sum(axis=2)
+    npv = capex + (opex_per_year * factors).sum(axis=1) - residual * factors[:, -1]
+    return {"cumulative": onprem_cum, "total": onprem_cum[:, -1], "npv": npv}
+
+
+def _against_cloud(
+    inputs: TcoInputs, drawn: dict[str, np.ndarray], onprem: dict[str, np.ndarray]
+) -> dict[str, dict]:
+    """Break-even month, cloud total and P(on-prem cheaper) of each cloud option."""
+    useful_per_year = inputs.gpu_count * HOURS_PER_YEAR * drawn["utilization"]
+    prices = cloud_hourly_prices(inputs)
+    months = np.arange(inputs.horizon_years * MONTHS_PER_YEAR + 1)
+    out: dict[str, dict] = {"break_even": {}, "cloud_total": {}, "cheaper": {}}
+    for option in CLOUD_OPTIONS:
+        per_month = useful_per_year * prices[option] * drawn["cloud_price"] / 12
+        cloud_cum = np.outer(per_month, months)
+        out["break_even"][option] = _month_percentiles(
+            first_month_at_or_below(onprem["cumulative"], cloud_cum)
+        )
+        cloud_total = cloud_cum[:, -1]
+        out["cloud_total"][option] = _percentiles(cloud_total)
+        cheaper = (onprem["total"] < cloud_total).mean()
+        out["cheaper"][option] = round(float(cheaper), 4)
+    return out
+
+
 def monte_carlo(
     inputs: TcoInputs,
     draws: int = 10_000,
@@ -64,88 +156,12 @@ def monte_carlo(
     bins: int = HISTOGRAM_BINS,
 ) -> dict:
     """P10/P50/P90 of total cost, NPV and break-even month, plus a histogram."""
-    if (
-        isinstance(draws, bool)
-        or not isinstance(draws, int)
-        or not 1 <= draws <= 1_000_000
-    ):
-        raise TcoInputError("draws", "draws must be a whole number from 1 to 1,000,000")
+    _check_draws(draws)
     resolved = resolve_ranges(inputs, ranges)
-    rng = np.random.default_rng(seed)
-    uniforms = rng.random((len(resolved), draws))
-    p = {
-        name: triangular(uniforms[i], r["low"], r["mode"], r["high"])
-        for i, (name, r) in enumerate(resolved.items())
-    }
-
-    h = inputs.horizon_years
-    n_months = h * MONTHS_PER_YEAR
-    month_no = np.arange(1, n_months + 1)
-    year = year_index(h)
-    gpu_capex = inputs.capex_by_category()["gpu_servers"]
-    extra_gpu = (p["gpu_server_price"] - 1.0) * gpu_capex
-    capex = inputs.capex_total + extra_gpu  # (draws,)
-    hw = inputs.hardware_capex + extra_gpu
-
-    energy_esc = (1 + inputs.electricity_escalation) ** (year - 1)  # (months,)
-    staff_esc = (1 + inputs.staff_escalation) ** (year - 1)
-    after_warranty = (month_no > inputs.warranty_years * MONTHS_PER_YEAR).astype(float)
-    energy_m = (
-        inputs.it_power_kw
-        * p["load_factor"]
-        * p["pue"]
-        * HOURS_PER_YEAR
-        * p["electricity_price_per_kwh"]
-        / 12
-    )
-    support_m = hw * p["support_rate"] / 12
-    staff_m = inputs.staff_fte * p["staff_cost_per_fte_year"] / 12
-    flat_m = (
-        inputs.it_power_kw * inputs.colocation_per_kw_month
-        + inputs.software_per_year / 12
-        + hw * p["annual_failure_rate"] * inputs.replacement_cost_share / 12
-    )
-    opex = (
-        np.outer(energy_m, energy_esc)
-        + np.outer(support_m, after_warranty)
-        + np.outer(staff_m, staff_esc)
-        + flat_m[:, None]
-    )  # (draws, months)
-    residual = hw * p["residual_value_rate"]
-
-    onprem_cum = np.empty((draws, n_months + 1))
-    onprem_cum[:, 0] = capex
-    np.cumsum(opex, axis=1, out=onprem_cum[:, 1:])
-    onprem_cum[:, 1:] += capex[:, None]
-    onprem_cum[:, -1] -= residual
-    total = onprem_cum[:, -1]
-
-    rate = p["discount_rate"][:, None]
-    df = 1.0 / (1.0 + rate) ** np.arange(1, h + 1)  # (draws, years)
-    opex_per_year = opex.reshape(draws, h, MONTHS_PER_YEAR).sum(axis=2)
-    npv = capex + (opex_per_year * df).sum(axis=1) - residual * df[:, -1]
-
-    useful_per_year = inputs.gpu_count * HOURS_PER_YEAR * p["utilization"]
-    prices = {
-        "on_demand": inputs.cloud_on_demand_per_gpu_hour,
-        "reserved": inputs.cloud_reserved_per_gpu_hour,
-        "spot": inputs.cloud_spot_per_gpu_hour * (1 + inputs.spot_overhead),
-    }
-    months = np.arange(n_months + 1)
-    break_even: dict[str, dict] = {}
-    cloud_totals: dict[str, dict] = {}
-    prob_cheaper: dict[str, float] = {}
-    for option in CLOUD_OPTIONS:
-        per_month = useful_per_year * prices[option] * p["cloud_price"] / 12
-        cloud_cum = np.outer(per_month, months)
-        break_even[option] = _month_percentiles(
-            first_month_at_or_below(onprem_cum, cloud_cum)
-        )
-        cloud_total = cloud_cum[:, -1]
-        cloud_totals[option] = _percentiles(cloud_total)
-        prob_cheaper[option] = round(float((total < cloud_total).mean()), 4)
-
-    counts, edges = np.histogram(total, bins=bins)
+    drawn = _draw(resolved, draws, seed)
+    onprem = _onprem(inputs, drawn)
+    cloud = _against_cloud(inputs, drawn, onprem)
+    counts, edges = np.histogram(onprem["total"], bins=bins)
     return {
         "draws": draws,
         "seed": seed,
@@ -156,11 +172,11 @@ def monte_carlo(
         },
         "scenario_values": {name: base_value(inputs, name) for name in resolved},
         "deterministic_total": round(compute(inputs).total_cost, 2),
-        "total_cost": _percentiles(total),
-        "npv_cost": _percentiles(npv),
-        "cloud_total": cloud_totals,
-        "break_even_month": break_even,
-        "prob_onprem_cheaper": prob_cheaper,
+        "total_cost": _percentiles(onprem["total"]),
+        "npv_cost": _percentiles(onprem["npv"]),
+        "cloud_total": cloud["cloud_total"],
+        "break_even_month": cloud["break_even"],
+        "prob_onprem_cheaper": cloud["cheaper"],
         "histogram": {
             "bin_edges": [round(float(e), 2) for e in edges],
             "counts": [int(c) for c in counts],

@@ -17,6 +17,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from .cashflow import compute
+from .currency import convert_money
 from .inputs import DEFAULTS, IT_POWER_KW_PER_GPU, inputs_from_dict
 
 CENT = Decimal("0.01")
@@ -117,9 +118,10 @@ def _facility(
 ) -> tuple[float, str]:
     """Facility capex for the horizon's share of its 12-year life, and its basis."""
     power_kw = it_power_kw or max(1, gpu_count) * IT_POWER_KW_PER_GPU
-    fx = 1.0 if currency == "USD" else float(DEFAULTS["fx_usd_cny"].value)
     years = min(horizon_years, FACILITY_LIFE_YEARS)
-    amount = power_kw * 1000 * FACILITY_USD_PER_W * fx * years / FACILITY_LIFE_YEARS
+    amount_usd = power_kw * 1000 * FACILITY_USD_PER_W * years / FACILITY_LIFE_YEARS
+    amount = convert_money(amount_usd, from_currency="USD", to_currency=currency)
+    fx = float(DEFAULTS["fx_usd_cny"].value)
     fx_text = "" if currency == "USD" else f" x {fx:g} CNY/USD"
     basis = f"{power_kw:,.1f} kW x 10 USD/W{fx_text} x {years}/{FACILITY_LIFE_YEARS}"
     return amount, basis

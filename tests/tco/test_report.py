@@ -1,11 +1,31 @@
-"""The PDF: key numbers present as text, in Chinese and in English, fonts embedded."""
+"""The PDF: key numbers present as text, in Chinese and in English, fonts embedded;
+the sizing plan it shows is the one the run was requested from."""
 
 import subprocess
 
 import pytest
 
 from tco import services
-from tco.models import RunStatus
+from tco.models import RunStatus, TcoRun
+from tco.report import render_report_html
+
+#: Two workloads of the sizing tests: the second needs more GPUs than the first.
+TRAIN_7B = {
+    "name": "7B pre-training",
+    "kind": "training",
+    "model_preset": "llama-2-7b",
+    "seq_len": 4096,
+    "tokens_b": 100,
+    "target_days": 30,
+}
+SERVE_70B = {
+    "name": "70B chat",
+    "kind": "inference",
+    "model_preset": "llama-2-70b",
+    "context_tokens": 2048,
+    "output_tokens": 256,
+    "concurrent_requests": 16,
+}
 
 
 def pdf_text(path) -> str:
@@ -57,3 +77,40 @@ def test_chinese_pdf_holds_the_key_numbers_in_chinese(pdf_run):
     ).stdout
     assert "Noto-Sans-SC-Subset" in fonts
     assert "NotoSansCJK" not in fonts.replace("-", "")  # no 19 MB system fallback
+
+
+def _sizing_table(html: str) -> str:
+    start = html.index("<h3>Sizing plan</h3>")
+    return html[start : html.index("</table>", start)]
+
+
+def test_the_report_shows_the_sizing_plan_the_run_was_made_from(
+    procurement, it_lead, scenario, fake_pdf, few_draws
+):
+    from sizing import services as sizing
+
+    sizing.load_reference_catalog()
+    sizing.save_requirement(
+        procurement=procurement,
+        user=it_lead,
+        region="global",
+        accelerator_key="h100-sxm-80gb",
+        data_tb=3.0,
+    )
+    sizing.create_workload(procurement=procurement, **TRAIN_7B)
+    first = sizing.compute_sizing_plan(procurement=procurement, user=it_lead)
+    run = services.request_tco_run(
+        scenario=scenario, user=it_lead, lang="en", enqueue=False
+    )
+    run = services.execute_tco_run(run_id=run.pk)
+    sizing.create_workload(procurement=procurement, **SERVE_70B)
+    second = sizing.compute_sizing_plan(procurement=procurement, user=it_lead)
+    assert second.result["gpu_count"] > first.result["gpu_count"]
+
+    run = TcoRun.objects.with_related().get(pk=run.pk)
+    table = _sizing_table(render_report_html(run=run, analysis=run.result))
+
+    assert run.sizing_plan["plan_id"] == first.pk
+    assert f"<td>{first.result['gpu_count']}</td>" in table
+    assert f"<td>{first.result['nodes']}</td>" in table
+    assert f"<td>{second.result['gpu_count']}</td>" not in table

@@ -2,10 +2,12 @@
 
 import json
 
+import numpy as np
 import numpy_financial as npf
 import pytest
 
-from tco.engine import ENGINE_VERSION, compute, inputs_from_dict
+from tco.engine import ENGINE_VERSION, OPEX_CATEGORIES, compute, inputs_from_dict
+from tco.engine.cashflow import monthly_opex
 
 # capex total = 1,000,000 + 200,000 + 100,000 + 50,000 + 30,000 + 20,000 = 1,400,000
 # hardware    = 1,000,000 + 200,000 + 100,000                            = 1,300,000
@@ -131,3 +133,25 @@ def test_to_dict_is_json_and_rounded(hand_inputs):
     assert data["npv_cost"] == 1_776_223.59
     assert data["break_even_month"] == {"on_demand": 14, "reserved": 36, "spot": 36}
     assert data["years"][3]["residual"] == -260_000.0
+
+
+def test_one_opex_model_for_a_scenario_and_for_monte_carlo_draws(hand_inputs):
+    scenario = monthly_opex(hand_inputs)
+    draws = {
+        "pue": np.array([1.2, 2.4]),
+        "hardware_capex": np.array([1_300_000.0, 2_600_000.0]),
+    }
+    drawn = monthly_opex(hand_inputs, draws)
+
+    assert set(drawn) == set(OPEX_CATEGORIES) == set(scenario)
+    assert scenario["energy"].shape == (36,)
+    assert drawn["energy"].shape == drawn["failures"].shape == (2, 36)
+    for category in OPEX_CATEGORIES:  # draw 0 sits at the scenario values
+        assert np.array_equal(
+            np.broadcast_to(drawn[category], (2, 36))[0], scenario[category]
+        )
+    # 10 kW x 0.5 x 2.4 x 8760 h x 1.0 / 12 = 8,760 a month
+    assert drawn["energy"][1] == pytest.approx(np.full(36, 8_760))
+    # 2,600,000 x 0.05 x 0.4 / 12 = 4,333.33 a month
+    assert drawn["failures"][1] == pytest.approx(np.full(36, 52_000 / 12))
+    assert drawn["staff"].shape == (36,)  # no drawn input: the same for every draw

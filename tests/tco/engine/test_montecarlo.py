@@ -1,8 +1,10 @@
 import time
 
+import numpy as np
 import pytest
 
 from tco.engine import PARAMETERS, compute, inputs_from_dict, monte_carlo
+from tco.engine.montecarlo import _total_opex
 from tco.engine.uncertainty import base_value
 
 
@@ -61,3 +63,10 @@ def test_ten_thousand_draws_by_sixty_months_is_fast():
     mc = monte_carlo(inputs, draws=10_000)
     assert time.perf_counter() - start < 1.0
     assert mc["draws"] == 10_000
+
+
+def test_opex_the_same_for_every_draw_is_added_to_each_draw():
+    by_month = np.array([0.0, 1.0, 2.0])  # one value a month, no draws
+    per_draw = np.broadcast_to(np.array([[10.0], [20.0]]), (2, 3))  # flat per draw
+    total = _total_opex({"staff": by_month, "failures": per_draw}, (2, 3))
+    assert total.tolist() == [[10.0, 11.0, 12.0], [20.0, 21.0, 22.0]]
