@@ -17,12 +17,12 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import generics, serializers, status
-from rest_framework.parsers import JSONParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clusterbuy.access import Capability, access_procurement, require
+from clusterbuy.parsers import BoundedJSONParser
 from clusterbuy.permissions import IsMember
 
 from . import services
@@ -30,8 +30,11 @@ from .engine import CAPEX_CATEGORIES, INPUT_TABLE, InputSpec, TcoInputError
 from .models import RunStatus, TcoRun, TcoScenario
 
 
-class LenientJSONParser(JSONParser):
-    strict = False  # NaN / Infinity parse, and the engine rejects them by field
+class LenientJSONParser(BoundedJSONParser):
+    """NaN / Infinity parse (the engine rejects them by field); size and depth stay
+    bounded like every other JSON body."""
+
+    strict = False
 
 
 @extend_schema_field(OpenApiTypes.NUMBER)
