@@ -10,7 +10,6 @@ China-market companies); see docs/methodology.md, Part B, for every source.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -40,7 +39,17 @@ class Bounds:
 
 
 SHARE = Bounds(0.0, 1.0)
-NON_NEGATIVE = Bounds(0.0, math.inf, True, False)
+#: Finite ceilings far above any real scenario, so that a typo or a hostile 1e308 is
+#: a field error, never an overflow or an infinite total (issue 10). Money is in the
+#: scenario currency: 10^13 is more than any cluster (or country's AI budget) costs.
+MAX_MONEY = 1e13
+MONEY = Bounds(0.0, MAX_MONEY)
+#: The largest cluster the sizing engine accepts (sizing/engine/workload.py).
+MAX_GPU_COUNT = 1_000_000
+#: 2 GW of IT power: above the largest announced AI campuses.
+MAX_IT_POWER_KW = 2_000_000.0
+#: A headcount far beyond any cluster operations team.
+MAX_STAFF_FTE = 10_000.0
 ESCALATION = Bounds(-0.5, 1.0)
 
 
@@ -135,7 +144,7 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "PBOC/CFETS central parity, 2024-2025 range (indicative, 2025-06)",
         "中国人民银行/中国外汇交易中心人民币中间价，2024-2025 年区间"
         "（参考值，2025-06）",
-        bounds=Bounds(0.0, math.inf, False, False),
+        bounds=Bounds(0.0, 1000.0, False, True),
     ),
     InputSpec(
         "discount_rate", "share", 0.08, "per year", "finance",
@@ -164,7 +173,7 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "Eight 8-GPU servers, a typical first cluster",
         "8 台 8 卡服务器，典型的首期集群规模",
         "ClusterBuy assumption", "ClusterBuy 假设",
-        bounds=Bounds(1, math.inf),
+        bounds=Bounds(1, MAX_GPU_COUNT),
     ),
     InputSpec(
         "it_power_kw", "number", 64 * IT_POWER_KW_PER_GPU, "kW", "scope",
@@ -175,7 +184,7 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "10.2 kW；未填写时按 gpu_count 推算",
         "NVIDIA DGX H100/H200 user guide (2023-2025)",
         "NVIDIA DGX H100/H200 用户指南（2023-2025）",
-        bounds=NON_NEGATIVE,
+        bounds=Bounds(0.0, MAX_IT_POWER_KW),
         derive=_it_power_from_gpu_count,
         default_text="gpu_count × 1.275",
     ),
@@ -210,7 +219,7 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "即在此量级（参考值，详见方法说明）",
         "China Briefing 2024; State Grid tariff tables",
         "China Briefing 2024；国家电网电价表",
-        bounds=NON_NEGATIVE,
+        bounds=MONEY,
     ),
     InputSpec(
         "electricity_escalation", "share", 0.0, "per year", "power",
@@ -230,7 +239,7 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "（北美批发价为 184.06 美元/kW/月，CBRE 2024 年下半年）",
         "CBRE North America Data Center Trends H2 2024 (2025-02-26)",
         "CBRE 北美数据中心趋势报告 2024 年下半年（2025-02-26）",
-        bounds=NON_NEGATIVE,
+        bounds=MONEY,
     ),
     InputSpec(
         "support_rate", "share", 0.10, "of hardware capex per year", "operations",
@@ -260,7 +269,7 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "4,500 美元（H100 PCIe/H200 NVL 随卡附赠 5 年授权，DGX B200 不含）",
         "NVIDIA earnings call Q3 FY24 (2023-11); NVIDIA licensing guide",
         "NVIDIA 2024 财年第三季度财报电话会（2023-11）；NVIDIA 授权指南",
-        bounds=NON_NEGATIVE,
+        bounds=MONEY,
     ),
     InputSpec(
         "staff_fte", "number", 1.0, "FTE", "operations",
@@ -268,7 +277,7 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "About one engineer for a cluster of this size (ops, scheduling, repairs)",
         "此规模的集群约需一名工程师（运维、作业调度、故障维修）",
         "ClusterBuy assumption", "ClusterBuy 假设",
-        bounds=NON_NEGATIVE,
+        bounds=Bounds(0.0, MAX_STAFF_FTE),
     ),
     InputSpec(
         "staff_cost_per_fte_year", "money", 400_000.0, "per FTE and year", "operations",
@@ -280,7 +289,7 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "ClusterBuy estimate (2025), indicative; US SRE 150-250k USD (Sesterce README)",
         "ClusterBuy 估算（2025），参考值；美国 SRE 为 15-25 万"
         "美元（Sesterce 说明文档）",
-        bounds=NON_NEGATIVE,
+        bounds=MONEY,
     ),
     InputSpec(
         "staff_escalation", "share", 0.05, "per year", "operations",
@@ -350,7 +359,7 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "AWS p5（8 × H100）2025 年 6 月降价后的按需价格：6.88 美元/GPU 小时 × 7.2",
         "datareceipts 109-gpu-pricing (2025); AWS P5 price cut 2025-06",
         "datareceipts 109-gpu-pricing（2025）；AWS P5 降价公告，2025-06",
-        bounds=NON_NEGATIVE,
+        bounds=MONEY,
     ),
     InputSpec(
         "cloud_reserved_per_gpu_hour", "money", 17.83, "per GPU-hour", "cloud",
@@ -361,7 +370,7 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "与 2026 年 H100 1 年期合约 2.35-2.65 美元的价格相符",
         "Epoch AI DEFAULT_CUD (2024); SemiAnalysis via secondary sources (2026)",
         "Epoch AI DEFAULT_CUD（2024）；SemiAnalysis（经二手来源，2026）",
-        bounds=NON_NEGATIVE,
+        bounds=MONEY,
     ),
     InputSpec(
         "cloud_spot_per_gpu_hour", "money", 19.81, "per GPU-hour", "cloud",
@@ -370,7 +379,7 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "H100 竞价实例通常比按需价低 50-70 %：6.88 × 0.4 = 2.75 美元 × 7.2",
         "AWS Spot pricing page; deploybase/devopsbeast (2025-2026), low confidence",
         "AWS 竞价实例价格页；deploybase/devopsbeast（2025-2026），置信度低",
-        bounds=NON_NEGATIVE,
+        bounds=MONEY,
     ),
     InputSpec(
         "spot_overhead", "share", 0.15, "of GPU-hours", "cloud",

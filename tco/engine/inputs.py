@@ -21,6 +21,7 @@ from .input_table import (
     ECONOMIC_DEPRECIATION_PER_YEAR,
     INPUT_TABLE,
     IT_POWER_KW_PER_GPU,
+    MONEY,
     InputSpec,
 )
 
@@ -177,18 +178,23 @@ def _number(value: Any, field_name: str) -> float:
     return number
 
 
+def _figure(value: float) -> str:
+    """A bound as people read it: 10,000,000,000,000 rather than 1e+13."""
+    return f"{value:,.0f}" if value == int(value) else f"{value:g}"
+
+
 def _out_of_range_message(spec: InputSpec) -> str:
     if spec.range_message:
         return spec.range_message
     assert spec.bounds is not None
     low, high, low_inc = spec.bounds.low, spec.bounds.high, spec.bounds.low_inclusive
     if spec.kind == "count":
-        return f"must be at least {low:g}"
+        return f"must be a whole number between {low:,.0f} and {high:,.0f}"
     if high == 1.0 and low == 0.0:
         return "must be a share between 0 and 1"
     if high == math.inf:
         return "must not be negative" if low_inc else "must be > 0"
-    return f"must be between {low:g} and {high:g}"
+    return f"must be between {_figure(low)} and {_figure(high)}"
 
 
 def _in_bounds(number: float, spec: InputSpec) -> bool:
@@ -229,8 +235,10 @@ def _capex_line(raw: Any, index: int) -> CapexLine:
             + ", ".join(CAPEX_CATEGORIES),
         )
     amount = _number(raw.get("amount"), f"capex.{index}.amount")
-    if amount < 0:
-        raise TcoInputError(f"capex.{index}.amount", "must not be negative")
+    if not MONEY.low <= amount <= MONEY.high:
+        raise TcoInputError(
+            f"capex.{index}.amount", f"must be between 0 and {_figure(MONEY.high)}"
+        )
     description = raw.get("description") or ""
     if not isinstance(description, str):
         raise TcoInputError(f"capex.{index}.description", "must be text")

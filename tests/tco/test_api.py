@@ -68,6 +68,8 @@ def test_estimate_fills_defaults_and_lists_them(api_for, viewer):
         ({"colour": 1}, "colour"),
         ({"user_fields": [{"a": 1}]}, "user_fields"),
         ({"capex": "lots"}, "capex"),
+        ({"gpu_count": 1e308}, "gpu_count"),  # issue 10: was an OverflowError 500
+        ({"staff_fte": 1e308}, "staff_fte"),  # issue 10: was inf in the response
     ],
 )
 def test_estimate_rejects_bad_inputs_with_the_field(api_for, viewer, change, field):

@@ -185,3 +185,48 @@ def test_conventions_in_chinese_match_the_english_ones_item_by_item():
     for english, chinese in zip(CONVENTIONS, CONVENTIONS_ZH, strict=True):
         assert CJK.search(chinese)
         assert set(NUMBER.findall(english)) <= set(NUMBER.findall(chinese))
+
+
+# Issue 10: hostile magnitudes were an OverflowError (gpu_count 1e308) or an infinite
+# total (staff_fte 1e308). Every number now has a finite ceiling in the input table.
+@pytest.mark.parametrize(
+    ("data", "field", "message"),
+    [
+        ({"gpu_count": 1e308}, "gpu_count", "between 1 and 1,000,000"),
+        ({"gpu_count": 1_000_001}, "gpu_count", "between 1 and 1,000,000"),
+        ({"staff_fte": 1e308}, "staff_fte", "between 0 and 10,000"),
+        ({"it_power_kw": 1e12}, "it_power_kw", "between 0 and 2,000,000"),
+        (
+            {"electricity_price_per_kwh": 1e14},
+            "electricity_price_per_kwh",
+            "between 0 and 10,000,000,000,000",
+        ),
+        ({"fx_usd_cny": 1e9}, "fx_usd_cny", "between 0 and 1,000"),
+        (
+            {"capex": [{"category": "network", "amount": 1e300}]},
+            "capex.0.amount",
+            "between 0 and 10,000,000,000,000",
+        ),
+    ],
+)
+def test_hostile_magnitudes_are_field_errors(data, field, message):
+    with pytest.raises(TcoInputError) as err:
+        inputs_from_dict(data)
+    assert err.value.field == field
+    assert message in err.value.message
+
+
+def test_the_largest_allowed_values_still_compute_finite_totals():
+    from tco.engine import compute
+
+    result = compute(
+        inputs_from_dict(
+            {
+                "gpu_count": 1_000_000,
+                "staff_fte": 10_000,
+                "it_power_kw": 2_000_000,
+                "capex": [{"category": "gpu_servers", "amount": 1e13}],
+            }
+        )
+    )
+    assert math.isfinite(result.total_cost)
