@@ -20,7 +20,16 @@ class Precision(models.TextChoices):
     FP8 = "fp8", "FP8"
     INT8 = "int8", "INT8"
     INT4 = "int4", "INT4"
+    MXFP4 = "mxfp4", "MXFP4"
+    NVFP4 = "nvfp4", "NVFP4"
     FP32 = "fp32", "FP32"
+
+
+class KvCachePrecision(models.TextChoices):
+    BF16 = "bf16", "BF16"
+    FP16 = "fp16", "FP16"
+    FP8 = "fp8", "FP8"
+    INT8 = "int8", "INT8"
 
 
 class WorkloadQuerySet(models.QuerySet):
@@ -81,6 +90,12 @@ class Workload(models.Model):
     )
     ttft_ms = models.FloatField(_("TTFT target (ms)"), null=True, blank=True)
     tpot_ms = models.FloatField(_("TPOT target (ms)"), null=True, blank=True)
+    kv_cache_precision = models.CharField(
+        _("KV cache precision"),
+        max_length=10,
+        choices=KvCachePrecision.choices,
+        default=KvCachePrecision.BF16,
+    )
     dataset_tb = models.FloatField(_("dataset (TB)"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -138,5 +153,6 @@ INFERENCE_FIELDS = (
     "tokens_per_second",
     "ttft_ms",
     "tpot_ms",
+    "kv_cache_precision",
     "gpu_count",
 )

@@ -1,0 +1,217 @@
+"""Memory and latency of one serving layout at a batch (sizing-formulas section 9).
+
+Decode is the slower of compute and memory traffic, per GPU and per pipeline stage:
+- bytes: attention weights of the GPU's attention rank, dense FFN / shared-expert / head
+  shards, the routed experts the step's tokens touch, and the KV cache of the rank's own
+  requests. B tokens each choosing k of E experts touch E (1 - (1 - k/E)^B) of them on
+  average (uniform routing), so small batches stream only a fraction of an MoE.
+- FLOPs: 2 x active parameters per token (the embedding lookup excluded) plus the
+  attention core over the cached context.
+With p stages, p micro-batches of B/p requests are in flight and a token passes every
+stage: TPOT = p x stage time. Collectives add latency plus volume over the link (all-reduce
+2(n-1)/n x tokens x h x 2 B; MoE all-to-all: FP8 dispatch + BF16 combine, 3 B per hidden
+value and routed copy, DeepSeek-V3 report section 3.3 / DeepEP).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .catalog import ModelArch
+from .memory import FRAGMENTATION_SHARE, RUNTIME_CONTEXT_BYTES, InferenceMemory
+from .parallelism import COLLECTIVE_EFFICIENCY, Fabric
+from .serving_layout import ServingLayout
+from .serving_needs import DeviceRates, ServingNeeds
+
+# Small-message collective latency per step (assumed, as NCCL small all-reduce).
+COLLECTIVE_LATENCY_S = {"scaleup": 5e-6, "pcie": 15e-6, "network": 25e-6}
+PIPELINE_HOP_S = 20e-6
+ALL_TO_ALL_BYTES_PER_VALUE = 3.0  # FP8 dispatch (1 B) + BF16 combine (2 B)
+LOGIT_BYTES = 4.0  # fp32 logits of each decoded token, vocab-parallel
+
+
+@dataclass(frozen=True)
+class Link:
+    kind: str
+    latency_s: float
+    bytes_per_s: float
+
+
+def group_link(size: int, fabric: Fabric) -> Link | None:
+    """The link a group of ``size`` GPUs talks over: NVLink-class inside the scale-up
+    domain, PCIe inside a node without one, else the scale-out NICs."""
+    if size <= 1:
+        return None
+    if size <= fabric.scaleup_domain and size <= max(fabric.gpus_per_node, 1):
+        kind, gbs = "scaleup", fabric.scaleup_gbs
+    elif size <= fabric.gpus_per_node:
+        kind, gbs = "pcie", fabric.pcie_gbs
+    else:
+        kind, gbs = "network", fabric.scaleout_gbs
+    return Link(kind, COLLECTIVE_LATENCY_S[kind], gbs * 1e9 * COLLECTIVE_EFFICIENCY)
+
+
+def _all_reduce_s(link: Link | None, size: int, tokens: float, hidden: int) -> float:
+    if link is None:
+        return 0.0
+    volume = 2.0 * (size - 1) / size * tokens * hidden * 2.0
+    return link.latency_s + volume / link.bytes_per_s
+
+
+def _all_to_all_s(
+    link: Link | None, size: int, tokens: float, hidden: int, top_k: int
+) -> float:
+    if link is None:
+        return 0.0
+    volume = tokens * top_k * hidden * ALL_TO_ALL_BYTES_PER_VALUE * (size - 1) / size
+    return 2.0 * link.latency_s + volume / link.bytes_per_s
+
+
+def experts_touched(experts: int, top_k: int, tokens: float) -> float:
+    """Expected distinct experts B tokens touch choosing k of E: E (1 - (1 - k/E)^B)."""
+    if not experts:
+        return 0.0
+    return experts * (1.0 - (1.0 - top_k / experts) ** tokens)
+
+
+class LayoutCost:
+    """One layout's per-GPU memory and its decode/prefill timing model."""
+
+    def __init__(
+        self,
+        m: ModelArch,
+        fabric: Fabric,
+        needs: ServingNeeds,
+        rates: DeviceRates,
+        layout: ServingLayout,
+    ) -> None:
+        self.m, self.needs, self.rates, self.layout = m, needs, rates, layout
+        p, g, tp = layout.pipeline, layout.stage_gpus, layout.attention_tensor
+        self.dp = layout.attention_data
+        weights = needs.weights
+        self.kv_divisor = 1 if m.is_mla else min(tp, m.kv_heads)
+        self.weights_per_gpu = (
+            weights.attention / tp + (weights.total - weights.attention) / g
+        ) / p
+        self.fixed_read_bytes = (
+            weights.attention / tp
+            + (weights.dense_ffn + weights.shared_experts + weights.head) / g
+        ) / p
+        self.expert_read_bytes = weights.routed_expert * weights.moe_layers / (g * p)
+        self.kv_per_request = needs.kv_bytes_per_request / (self.kv_divisor * p)
+        self.kv_read_per_request = needs.kv_read_bytes_per_request / (
+            self.kv_divisor * p
+        )
+        self.logits_per_request = LOGIT_BYTES * m.vocab_size / g
+        self.activation_bytes = (
+            needs.prefill_chunk_tokens * needs.activation_width * 2.0 / tp
+        )
+        self.attention_link = group_link(tp, fabric)
+        self.stage_link = group_link(g, fabric)
+        self.prefill_latency_s, self.prefill_work_s = self._prefill()
+
+    # ------------------------------------------------------------------ memory
+
+    def max_batch(self) -> int:
+        """Requests whose cache fits beside weights and activations (0: none)."""
+        room = (
+            self.rates.memory_budget_bytes
+            - self.weights_per_gpu
+            - self.activation_bytes
+        )
+        per_rank = self.kv_per_request + self.dp * self.logits_per_request
+        if room <= 0:
+            return 0
+        return int(room // per_rank) * self.dp
+
+    def memory(self, batch: int) -> InferenceMemory:
+        """One GPU at ``batch`` requests per replica."""
+        kv = math.ceil(batch / self.dp) * self.kv_per_request
+        activations = self.activation_bytes + batch * self.logits_per_request
+        live = self.weights_per_gpu + kv + activations
+        overhead = RUNTIME_CONTEXT_BYTES + FRAGMENTATION_SHARE * live
+        return InferenceMemory(self.weights_per_gpu, kv, activations, overhead)
+
+    # ------------------------------------------------------------------ timing
+
+    def _communication_s(
+        self, tokens: float, rank_tokens: float, layers: float
+    ) -> float:
+        """Collectives of ``layers`` layers for a step of ``tokens`` (stage-wide) and
+        ``rank_tokens`` (one attention rank). Tensor-parallel attention all-reduces its
+        output; FFNs all-reduce over the stage, except MoE layers behind data-parallel
+        attention, which dispatch and combine tokens all-to-all."""
+        m, layout = self.m, self.layout
+        hidden, width = m.hidden_size, layout.stage_gpus
+        attention = _all_reduce_s(
+            self.attention_link, layout.attention_tensor, rank_tokens, hidden
+        )
+        ffn = _all_reduce_s(self.stage_link, width, tokens, hidden)
+        moe = ffn
+        if self.dp > 1 and layout.expert_parallel > 1:
+            top_k = self.needs.weights.active_experts
+            moe = _all_to_all_s(self.stage_link, width, rank_tokens, hidden, top_k)
+        moe_share = self.needs.weights.moe_layers / m.layers
+        return layers * (attention + (1.0 - moe_share) * ffn + moe_share * moe)
+
+    def _prefill(self) -> tuple[float, float]:
+        """(latency of one request's prefill, replica time it consumes when many are
+        batched). Attention runs on the request's attention rank, FFNs on the stage."""
+        needs, rates, layout = self.needs, self.rates, self.layout
+        p, g, tp = layout.pipeline, layout.stage_gpus, layout.attention_tensor
+        context = needs.context_tokens
+        attention_s = (
+            2.0 * needs.attention_params * context / rates.gemm_flops_per_s
+            + needs.prefill_core_flops / rates.attention_flops_per_s
+        )
+        ffn_s = 2.0 * needs.ffn_active_params * context / rates.gemm_flops_per_s
+        comm_s = self._communication_s(context, context, self.m.layers)
+        latency = attention_s / (tp * p) + ffn_s / (g * p) + comm_s
+        return latency, (attention_s + ffn_s) / (g * p)
+
+    def stage_s(self, tokens: int) -> float:
+        """One pipeline stage decoding a micro-batch of ``tokens`` requests."""
+        needs, rates, layout = self.needs, self.rates, self.layout
+        p, g, tp = layout.pipeline, layout.stage_gpus, layout.attention_tensor
+        rank_tokens = math.ceil(tokens / self.dp)
+        weights = needs.weights
+        touched = experts_touched(weights.experts, weights.active_experts, tokens)
+        read_bytes = (
+            self.fixed_read_bytes
+            + self.expert_read_bytes * touched
+            + rank_tokens * self.kv_read_per_request
+        )
+        gemm_flops = (
+            2.0 * (rank_tokens * needs.attention_params / tp)
+            + 2.0 * tokens * needs.ffn_active_params / g
+        ) / p
+        core_flops = rank_tokens * needs.decode_core_flops / (tp * p)
+        compute_s = (
+            gemm_flops / rates.gemm_flops_per_s
+            + core_flops / rates.attention_flops_per_s
+        )
+        memory_s = read_bytes / rates.decode_bytes_per_s
+        comm_s = self._communication_s(tokens, rank_tokens, self.m.layers / p)
+        return max(compute_s, memory_s) + comm_s
+
+    def decode_step_s(self, batch: int) -> float:
+        pipeline = self.layout.pipeline
+        stage = self.stage_s(math.ceil(batch / pipeline))
+        return pipeline * stage + (pipeline - 1) * PIPELINE_HOP_S
+
+    def tpot_s(self, batch: int) -> float:
+        """Time per output token with the batch's prefills interleaved into decoding."""
+        return (
+            self.decode_step_s(batch)
+            + batch * self.prefill_work_s / self.needs.output_tokens
+        )
+
+    def ttft_s(self, batch: int) -> float:
+        return self.prefill_latency_s + self.decode_step_s(batch)
+
+    def within_targets(self, batch: int) -> bool:
+        tpot_ms, ttft_ms = self.needs.tpot_ms, self.needs.ttft_ms
+        if tpot_ms is not None and self.tpot_s(batch) * 1e3 > tpot_ms:
+            return False
+        return not (ttft_ms is not None and self.ttft_s(batch) * 1e3 > ttft_ms)
