@@ -177,10 +177,17 @@ class DeviceRates:
     memory_budget_bytes: float
 
 
+def serving_peak_tflops(acc: Accelerator, precision: str) -> float | None:
+    """Dense peak the weight GEMMs run at. A weight format the part cannot multiply in
+    (FP8 on A100) is served weight-only, dequantised to 16-bit (vLLM's Marlin kernels
+    on Ampere), so the BF16 peak applies."""
+    return acc.peak_tflops(precision) or acc.bf16_tflops
+
+
 def device_rates(acc: Accelerator, w: Workload) -> DeviceRates:
     """Dense peaks at ETA_COMPUTE, HBM bandwidth at ETA_MEM, and the memory budget after
     the headroom, the runtime context and allocator fragmentation."""
-    peak = acc.peak_tflops(w.precision)
+    peak = serving_peak_tflops(acc, w.precision)
     if not peak:
         raise SizingInputError(
             f"{acc.name} has no published dense {w.precision} peak",
@@ -190,7 +197,7 @@ def device_rates(acc: Accelerator, w: Workload) -> DeviceRates:
         raise SizingInputError(
             f"{acc.name} has no published memory bandwidth", field="accelerator"
         )
-    attention_peak = acc.peak_tflops(w.kv_cache_precision) or acc.bf16_tflops or peak
+    attention_peak = serving_peak_tflops(acc, w.kv_cache_precision) or peak
     budget = ((1.0 - MEMORY_HEADROOM) * acc.memory_gb * GB - RUNTIME_CONTEXT_BYTES) / (
         1.0 + FRAGMENTATION_SHARE
     )
