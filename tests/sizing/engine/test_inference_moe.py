@@ -11,10 +11,10 @@ import math
 import pytest
 
 from sizing.engine import estimate
+from sizing.engine.platform import fabric_for, server_for
 from sizing.engine.serving_cost import LayoutCost, experts_touched
 from sizing.engine.serving_layout import ServingLayout
 from sizing.engine.serving_needs import device_rates, serving_needs
-from sizing.engine.platform import fabric_for, server_for
 
 GB = 1e9
 TOKENS = 32_768
@@ -154,9 +154,7 @@ def test_qwen3_235b_fp8_64_requests_of_32k(catalog, make, accelerator, gpus):
     assert r.parallelism["tensor"] == 4
 
 
-def test_more_load_spreads_the_experts_wider_when_that_needs_fewer_gpus(
-    catalog, make
-):
+def test_more_load_spreads_the_experts_wider_when_that_needs_fewer_gpus(catalog, make):
     # 256 concurrent 32k requests: one-node replicas hold 80 each (4 replicas, 32 GPUs),
     # but EP16 x DP16 halves the expert shard: 11.52 + 82.44 / 2 = 52.74 GB of weights,
     # (119.90 - 52.74 - 1.08) / 2.3027 = 28 requests per rank, 448 on 16 GPUs
