@@ -1,12 +1,14 @@
 """Memory and latency of one serving layout at a batch (sizing-formulas section 9).
 
-Decode is the slower of compute and memory traffic, per GPU and per pipeline stage:
-- bytes: attention weights of the GPU's attention rank, dense FFN / shared-expert / head
-  shards, the routed experts the step's tokens touch, and the KV cache of the rank's own
-  requests. B tokens each choosing k of E experts touch E (1 - (1 - k/E)^B) of them on
-  average (uniform routing), so small batches stream only a fraction of an MoE.
-- FLOPs: 2 x active parameters per token (the embedding lookup excluded) plus the
-  attention core over the cached context.
+A decode step per GPU and pipeline stage is two kernel groups run one after the other,
+each the slower of its compute and its memory traffic (roofline per kernel):
+- weight GEMMs: 2 x active parameters per token (the embedding lookup excluded) against
+  the bytes of the attention weights of the GPU's attention rank, the dense FFN /
+  shared-expert / head shards and the routed experts the step's tokens touch. B tokens
+  each choosing k of E experts touch E (1 - (1 - k/E)^B) of them on average (uniform
+  routing), so small batches stream only a fraction of an MoE;
+- attention: the core over the cached context against the KV cache of the rank's own
+  requests.
 With p stages, p micro-batches of B/p requests are in flight and a token passes every
 stage: TPOT = p x stage time. Collectives add latency plus volume over the link (all-reduce
 2(n-1)/n x tokens x h x 2 B; MoE all-to-all: FP8 dispatch + BF16 combine, 3 B per hidden
@@ -171,29 +173,30 @@ class LayoutCost:
         return latency, (attention_s + ffn_s) / (g * p)
 
     def stage_s(self, tokens: int) -> float:
-        """One pipeline stage decoding a micro-batch of ``tokens`` requests."""
+        """One pipeline stage decoding a micro-batch of ``tokens`` requests: the weight
+        GEMMs, then attention over the cache, each the slower of its compute and its
+        memory traffic (they run as separate kernels, one after the other)."""
         needs, rates, layout = self.needs, self.rates, self.layout
         p, g, tp = layout.pipeline, layout.stage_gpus, layout.attention_tensor
         rank_tokens = math.ceil(tokens / self.dp)
         weights = needs.weights
         touched = experts_touched(weights.experts, weights.active_experts, tokens)
-        read_bytes = (
-            self.fixed_read_bytes
-            + self.expert_read_bytes * touched
-            + rank_tokens * self.kv_read_per_request
-        )
+        weight_bytes = self.fixed_read_bytes + self.expert_read_bytes * touched
         gemm_flops = (
             2.0 * (rank_tokens * needs.attention_params / tp)
             + 2.0 * tokens * needs.ffn_active_params / g
         ) / p
-        core_flops = rank_tokens * needs.decode_core_flops / (tp * p)
-        compute_s = (
-            gemm_flops / rates.gemm_flops_per_s
-            + core_flops / rates.attention_flops_per_s
+        gemm_s = max(
+            gemm_flops / rates.gemm_flops_per_s,
+            weight_bytes / rates.decode_bytes_per_s,
         )
-        memory_s = read_bytes / rates.decode_bytes_per_s
+        core_flops = rank_tokens * needs.decode_core_flops / (tp * p)
+        attention_s = max(
+            core_flops / rates.attention_flops_per_s,
+            rank_tokens * self.kv_read_per_request / rates.decode_bytes_per_s,
+        )
         comm_s = self._communication_s(tokens, rank_tokens, self.m.layers / p)
-        return max(compute_s, memory_s) + comm_s
+        return gemm_s + attention_s + comm_s
 
     def decode_step_s(self, batch: int) -> float:
         pipeline = self.layout.pipeline
