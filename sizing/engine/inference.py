@@ -163,6 +163,27 @@ def _cannot_win(layout: ServingLayout, best: InferencePlan | None, w: Workload) 
     return layout.gpus > limit
 
 
+def _needs_more_gpus(cost: LayoutCost, best: InferencePlan | None, w: Workload) -> bool:
+    """True when even this layout's largest batch would need more GPUs than the best
+    plan: no batch fits, or the replicas for the concurrency (batch <= memory limit) or
+    for the load (throughput <= that of the memory-limited batch) exceed it."""
+    if best is None or not (best.fits and best.meets_latency) or w.gpu_count:
+        return best is not None and best.fits and cost.max_batch() < 1
+    needs = cost.needs
+    largest = min(cost.max_batch(), MAX_BATCH)
+    if largest < 1:
+        return True
+    replicas = 1
+    if needs.required_concurrency:
+        replicas = math.ceil(needs.required_concurrency / largest)
+    if needs.required_rps:
+        rps = largest / (needs.output_tokens * cost.tpot_s(largest))
+        replicas = max(
+            replicas, math.ceil(needs.required_rps / (SERVING_UTILISATION * rps))
+        )
+    return replicas * cost.layout.gpus > best.gpus
+
+
 def plan_inference(
     acc: Accelerator, server: ServerPlatform, fabric: Fabric, w: Workload
 ) -> InferencePlan:
@@ -175,8 +196,8 @@ def plan_inference(
         if _cannot_win(layout, best, w):
             break
         cost = LayoutCost(w.model, fabric, needs, rates, layout)
-        if best is not None and best.fits and cost.max_batch() < 1:
-            continue  # cannot hold one request: never better than a fitting plan
+        if _needs_more_gpus(cost, best, w):
+            continue
         searched += 1
         plan = _plan_layout(w, cost)
         if best is None or _preference(plan, w) < _preference(best, w):

@@ -54,20 +54,54 @@ def group_link(size: int, fabric: Fabric) -> Link | None:
     return Link(kind, COLLECTIVE_LATENCY_S[kind], gbs * 1e9 * COLLECTIVE_EFFICIENCY)
 
 
-def _all_reduce_s(link: Link | None, size: int, tokens: float, hidden: int) -> float:
-    if link is None:
-        return 0.0
-    volume = 2.0 * (size - 1) / size * tokens * hidden * 2.0
-    return link.latency_s + volume / link.bytes_per_s
+@dataclass(frozen=True)
+class Collective:
+    """Cost of one layer's collectives: latency + per stage token + per rank token."""
+
+    latency_s: float = 0.0
+    per_token_s: float = 0.0
+    per_rank_token_s: float = 0.0
+
+    def __add__(self, other: Collective) -> Collective:
+        return Collective(
+            self.latency_s + other.latency_s,
+            self.per_token_s + other.per_token_s,
+            self.per_rank_token_s + other.per_rank_token_s,
+        )
+
+    def scaled(self, share: float) -> Collective:
+        return Collective(
+            self.latency_s * share,
+            self.per_token_s * share,
+            self.per_rank_token_s * share,
+        )
+
+    def seconds(self, tokens: float, rank_tokens: float) -> float:
+        return (
+            self.latency_s
+            + self.per_token_s * tokens
+            + self.per_rank_token_s * rank_tokens
+        )
 
 
-def _all_to_all_s(
-    link: Link | None, size: int, tokens: float, hidden: int, top_k: int
-) -> float:
+def _all_reduce(
+    link: Link | None, size: int, hidden: int, per_rank: bool
+) -> Collective:
+    """Ring all-reduce: 2 (n - 1) / n x tokens x h x 2 B over the link."""
     if link is None:
-        return 0.0
-    volume = tokens * top_k * hidden * ALL_TO_ALL_BYTES_PER_VALUE * (size - 1) / size
-    return 2.0 * link.latency_s + volume / link.bytes_per_s
+        return Collective()
+    per_token = 2.0 * (size - 1) / size * hidden * 2.0 / link.bytes_per_s
+    if per_rank:
+        return Collective(link.latency_s, 0.0, per_token)
+    return Collective(link.latency_s, per_token, 0.0)
+
+
+def _all_to_all(link: Link | None, size: int, hidden: int, top_k: int) -> Collective:
+    """Dispatch + combine of each rank token to its k experts' GPUs."""
+    if link is None:
+        return Collective()
+    volume = top_k * hidden * ALL_TO_ALL_BYTES_PER_VALUE * (size - 1) / size
+    return Collective(2.0 * link.latency_s, 0.0, volume / link.bytes_per_s)
 
 
 def experts_touched(experts: int, top_k: int, tokens: float) -> float:
@@ -109,9 +143,10 @@ class LayoutCost:
         self.activation_bytes = (
             needs.prefill_chunk_tokens * needs.activation_width * 2.0 / tp
         )
-        self.attention_link = group_link(tp, fabric)
-        self.stage_link = group_link(g, fabric)
+        self.collective = self._layer_collective(fabric)
+        self.stage_collective = self.collective.scaled(m.layers / p)
         self.prefill_latency_s, self.prefill_work_s = self._prefill()
+        self._steps: dict[int, float] = {}
 
     # ------------------------------------------------------------------ memory
 
@@ -137,25 +172,25 @@ class LayoutCost:
 
     # ------------------------------------------------------------------ timing
 
-    def _communication_s(
-        self, tokens: float, rank_tokens: float, layers: float
-    ) -> float:
-        """Collectives of ``layers`` layers for a step of ``tokens`` (stage-wide) and
-        ``rank_tokens`` (one attention rank). Tensor-parallel attention all-reduces its
-        output; FFNs all-reduce over the stage, except MoE layers behind data-parallel
-        attention, which dispatch and combine tokens all-to-all."""
+    def _layer_collective(self, fabric: Fabric) -> Collective:
+        """Collectives of one layer (averaged over dense and MoE layers). Tensor-parallel
+        attention all-reduces its output; FFNs all-reduce over the stage, except MoE
+        layers behind data-parallel attention, which dispatch and combine tokens
+        all-to-all."""
         m, layout = self.m, self.layout
         hidden, width = m.hidden_size, layout.stage_gpus
-        attention = _all_reduce_s(
-            self.attention_link, layout.attention_tensor, rank_tokens, hidden
+        attention_link = group_link(layout.attention_tensor, fabric)
+        stage_link = group_link(width, fabric)
+        attention = _all_reduce(
+            attention_link, layout.attention_tensor, hidden, per_rank=True
         )
-        ffn = _all_reduce_s(self.stage_link, width, tokens, hidden)
+        ffn = _all_reduce(stage_link, width, hidden, per_rank=False)
         moe = ffn
         if self.dp > 1 and layout.expert_parallel > 1:
             top_k = self.needs.weights.active_experts
-            moe = _all_to_all_s(self.stage_link, width, rank_tokens, hidden, top_k)
+            moe = _all_to_all(stage_link, width, hidden, top_k)
         moe_share = self.needs.weights.moe_layers / m.layers
-        return layers * (attention + (1.0 - moe_share) * ffn + moe_share * moe)
+        return attention + ffn.scaled(1.0 - moe_share) + moe.scaled(moe_share)
 
     def _prefill(self) -> tuple[float, float]:
         """(latency of one request's prefill, replica time it consumes when many are
@@ -168,7 +203,7 @@ class LayoutCost:
             + needs.prefill_core_flops / rates.attention_flops_per_s
         )
         ffn_s = 2.0 * needs.ffn_active_params * context / rates.gemm_flops_per_s
-        comm_s = self._communication_s(context, context, self.m.layers)
+        comm_s = self.collective.scaled(self.m.layers).seconds(context, context)
         latency = attention_s / (tp * p) + ffn_s / (g * p) + comm_s
         return latency, (attention_s + ffn_s) / (g * p)
 
@@ -195,13 +230,17 @@ class LayoutCost:
             core_flops / rates.attention_flops_per_s,
             rank_tokens * self.kv_read_per_request / rates.decode_bytes_per_s,
         )
-        comm_s = self._communication_s(tokens, rank_tokens, self.m.layers / p)
-        return gemm_s + attention_s + comm_s
+        return gemm_s + attention_s + self.stage_collective.seconds(tokens, rank_tokens)
 
     def decode_step_s(self, batch: int) -> float:
-        pipeline = self.layout.pipeline
-        stage = self.stage_s(math.ceil(batch / pipeline))
-        return pipeline * stage + (pipeline - 1) * PIPELINE_HOP_S
+        """p stages, each on its micro-batch of batch / p, plus the stage hops."""
+        step = self._steps.get(batch)
+        if step is None:
+            pipeline = self.layout.pipeline
+            stage = self.stage_s(math.ceil(batch / pipeline))
+            step = pipeline * stage + (pipeline - 1) * PIPELINE_HOP_S
+            self._steps[batch] = step
+        return step
 
     def tpot_s(self, batch: int) -> float:
         """Time per output token with the batch's prefills interleaved into decoding."""
