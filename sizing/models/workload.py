@@ -90,11 +90,13 @@ class Workload(models.Model):
     )
     ttft_ms = models.FloatField(_("TTFT target (ms)"), null=True, blank=True)
     tpot_ms = models.FloatField(_("TPOT target (ms)"), null=True, blank=True)
+    # serving only (ignored for training); empty: the engine's default, bf16
     kv_cache_precision = models.CharField(
         _("KV cache precision"),
         max_length=10,
         choices=KvCachePrecision.choices,
         default=KvCachePrecision.BF16,
+        blank=True,
     )
     dataset_tb = models.FloatField(_("dataset (TB)"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -132,6 +134,8 @@ class Workload(models.Model):
             value = getattr(self, name)
             if value is not None:
                 data[name] = value
+        if not self.is_training and self.kv_cache_precision:
+            data["kv_cache_precision"] = self.kv_cache_precision
         return data
 
 
@@ -153,6 +157,5 @@ INFERENCE_FIELDS = (
     "tokens_per_second",
     "ttft_ms",
     "tpot_ms",
-    "kv_cache_precision",
     "gpu_count",
 )

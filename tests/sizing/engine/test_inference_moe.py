@@ -169,3 +169,18 @@ def test_more_load_spreads_the_experts_wider_when_that_needs_fewer_gpus(catalog,
     assert r.gpu_count == 16
     assert r.inference["max_batch_by_memory"] == 448
     assert r.parallelism["data"] * r.inference["batch_per_replica"] >= 256
+
+
+def test_experts_spread_over_two_nodes_are_flagged(catalog, make):
+    # DeepSeek-V3 on 16 H100: EP16 spans two 8-GPU NVLink domains, so every MoE layer's
+    # all-to-all crosses the 400G NICs
+    r = estimate(_serve(make, "deepseek-v3"), catalog, "h100-sxm-80gb")
+    flagged = {b.code: b for b in r.bottlenecks}
+    assert r.parallelism["expert"] == 16
+    assert flagged["expert_parallel_over_network"].severity == "info"
+    assert (flagged["expert_parallel_over_network"].value, 8) == (16, 8)
+
+
+def test_experts_inside_one_node_are_not_flagged(catalog, make):
+    r = estimate(_serve(make, "deepseek-v3"), catalog, "h200-sxm-141gb")
+    assert "expert_parallel_over_network" not in {b.code for b in r.bottlenecks}
