@@ -304,6 +304,7 @@ QUANTITY_LABELS: dict[str, Any] = {
     "memory.weights_gb": _("Weights per GPU"),
     "parallelism.attention_data": _("Data-parallel attention ranks"),
     "parallelism.data": _("Data parallel degree"),
+    "parallelism.decode_context": _("Decode context parallel degree"),
     "parallelism.expert": _("Expert parallel degree"),
     "parallelism.pipeline": _("Pipeline parallel degree"),
     "parallelism.tensor": _("Tensor parallel degree"),

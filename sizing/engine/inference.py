@@ -53,6 +53,7 @@ class InferencePlan:
     stage_gpus: int = 1
     expert_parallel: int = 1
     attention_data_parallel: int = 1
+    decode_context: int = 1
     kv_precision: str = "bf16"
     kv_divisor: int = 1
     experts_touched: float = 0.0  # per MoE layer and decode step, at the plan's batch
@@ -133,6 +134,7 @@ def _plan_layout(w: Workload, cost: LayoutCost) -> InferencePlan:
         stage_gpus=layout.stage_gpus,
         expert_parallel=layout.expert_parallel,
         attention_data_parallel=layout.attention_data,
+        decode_context=layout.decode_context,
         kv_precision=needs.kv_precision,
         kv_divisor=cost.kv_divisor,
         experts_touched=experts_touched(
@@ -142,16 +144,21 @@ def _plan_layout(w: Workload, cost: LayoutCost) -> InferencePlan:
     )
 
 
+def _request_latency_s(plan: InferencePlan, w: Workload) -> float:
+    """A request end to end: TTFT + (output tokens - 1) x TPOT."""
+    return plan.ttft_s + ((w.output_tokens or 1) - 1) * plan.tpot_s
+
+
 def _preference(plan: InferencePlan, w: Workload) -> tuple:
     """Sort key: fitting first (else the least memory per GPU), then meeting the latency
     targets, then the fewest GPUs (with a GPU count given: the most throughput; with the
-    targets missed: the lowest TPOT), then the lowest TPOT and TTFT."""
+    targets missed: the lowest TPOT), then the shortest request (TTFT + output x TPOT)."""
     if not plan.fits:
         return (1, 1, plan.memory.total, plan.tpot_s)
     if not plan.meets_latency:
         return (0, 1, plan.tpot_s, plan.ttft_s)
     first = -plan.requests_per_second if w.gpu_count else plan.gpus
-    return (0, 0, first, plan.tpot_s, plan.ttft_s)
+    return (0, 0, first, _request_latency_s(plan, w))
 
 
 def _cannot_win(layout: ServingLayout, best: InferencePlan | None, w: Workload) -> bool:

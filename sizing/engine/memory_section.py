@@ -102,7 +102,8 @@ def _inference_terms(section: Section, sized: SizedWorkload) -> None:
         value=memory.kv_cache / GB,
         unit="GB",
         formula="KV per request x ceil(batch / attention ranks) / p / KV divisor; "
-        "divisor min(t, kv_heads) for GQA, 1 for MLA (one latent for all heads)",
+        "divisor min(t, kv_heads) for GQA; for MLA (one latent for all heads) the "
+        "decode-context-parallel degree",
         inputs={
             **inputs,
             "kv_divisor": plan.kv_divisor,

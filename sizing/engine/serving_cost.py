@@ -126,7 +126,7 @@ class LayoutCost:
         p, g, tp = layout.pipeline, layout.stage_gpus, layout.attention_tensor
         self.dp = layout.attention_data
         weights = needs.weights
-        self.kv_divisor = 1 if m.is_mla else min(tp, m.kv_heads)
+        self.kv_divisor = layout.decode_context if m.is_mla else min(tp, m.kv_heads)
         self.weights_per_gpu = (
             weights.attention / tp + (weights.total - weights.attention) / g
         ) / p
@@ -190,7 +190,22 @@ class LayoutCost:
             top_k = self.needs.weights.active_experts
             moe = _all_to_all(stage_link, width, hidden, top_k)
         moe_share = self.needs.weights.moe_layers / m.layers
-        return attention + ffn.scaled(1.0 - moe_share) + moe.scaled(moe_share)
+        layer = attention + ffn.scaled(1.0 - moe_share) + moe.scaled(moe_share)
+        return layer + self._striping(attention_link)
+
+    def _striping(self, link: Link | None) -> Collective:
+        """Decode context parallelism: gather every head's latent query, then exchange
+        partial outputs (+ LSE) over the TP group, 2 x heads x (kv_lora + rope +
+        kv_lora) B per rank token (absorbed MLA, bf16)."""
+        ranks = self.layout.decode_context
+        if ranks <= 1 or link is None:
+            return Collective()
+        m = self.m
+        latent = (
+            (m.kv_lora_rank or 0) + (m.qk_rope_head_dim or 0) + (m.kv_lora_rank or 0)
+        )
+        volume = m.attention_heads * latent * 2.0 * (ranks - 1) / ranks
+        return Collective(2.0 * link.latency_s, 0.0, volume / link.bytes_per_s)
 
     def _prefill(self) -> tuple[float, float]:
         """(latency of one request's prefill, replica time it consumes when many are

@@ -8,7 +8,10 @@ attention runs tensor-parallel on groups of ``attention_tensor`` GPUs, each grou
 data-parallel attention rank with its own requests (SGLang ``--enable-dp-attention``;
 TensorRT-LLM ``enable_attention_dp``). An MLA latent cannot be split by heads, so a
 tensor-parallel attention group holds it on every rank; a data-parallel rank holds only
-its own requests' latents.
+its own requests' latents, and decode context parallelism stripes the latents of a
+tensor-parallel group by token position over its ranks (vLLM
+``--decode-context-parallel-size``, SGLang ``--dcp-size``: "DCP eliminates KV cache
+redundancy" within the TP domain).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ class ServingLayout:
     stage_gpus: int
     attention_tensor: int
     expert_parallel: int  # 1 when the model is dense or experts are tensor-sliced
+    decode_context: int = 1  # ranks of a TP group the MLA latents are striped over
 
     @property
     def gpus(self) -> int:
@@ -69,11 +73,17 @@ def candidate_layouts(m: ModelArch, gpus_per_node: int) -> tuple[ServingLayout, 
     for width in _stage_widths(m, gpus_per_node):
         expert_parallel = width if m.is_moe and experts % width == 0 else 1
         for attention_tensor in _attention_splits(m, width, gpus_per_node):
+            striping = (
+                (1, attention_tensor) if m.is_mla and attention_tensor > 1 else (1,)
+            )
             for pipeline in PIPELINE_DEGREES:
                 if pipeline > m.layers:
                     break
-                layouts.append(
-                    ServingLayout(pipeline, width, attention_tensor, expert_parallel)
+                layouts.extend(
+                    ServingLayout(
+                        pipeline, width, attention_tensor, expert_parallel, context
+                    )
+                    for context in striping
                 )
     layouts.sort(key=lambda layout: (layout.gpus, layout.pipeline))
     return tuple(layouts)

@@ -10,8 +10,9 @@ from .sized_workload import SizedWorkload
 
 SRC_SERVING = "sizing-formulas section 9; docs/methodology.md (serving)"
 SRC_LAYOUT = (
-    "DeepSeek-V3 report section 3.4 (EP, DP attention); SGLang --enable-dp-attention; "
-    "Narayanan et al. 2021 (TP inside NVLink)"
+    "DeepSeek-V3 report section 3.4 (EP, DP attention); SGLang --enable-dp-attention, "
+    "--dcp-size; vLLM --decode-context-parallel-size; Narayanan et al. 2021 (TP "
+    "inside NVLink)"
 )
 
 
@@ -25,6 +26,7 @@ def _inputs(sized: SizedWorkload) -> dict:
         "pipeline": plan.pipeline,
         "expert": plan.expert_parallel,
         "attention_data": plan.attention_data_parallel,
+        "decode_context": plan.decode_context,
         "batch": plan.batch_per_replica,
         "context": workload.context_tokens,
         "output": workload.output_tokens,
@@ -205,6 +207,12 @@ def serving_parallelism(sized: SizedWorkload, explainer: Explainer) -> dict:
             "attention_data",
             plan.attention_data_parallel,
             "data-parallel attention ranks per stage, each with its own requests' KV",
+        ),
+        (
+            "decode_context",
+            plan.decode_context,
+            "ranks of a tensor-parallel group the MLA latents are striped over by "
+            "token (decode context parallelism; 1: none)",
         ),
     ):
         section.put(

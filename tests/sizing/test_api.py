@@ -229,10 +229,12 @@ def test_estimate_reports_expert_parallelism_dp_attention_and_kv_precision(
     body = client.post(ESTIMATE, DEEPSEEK_SERVE, content_type="application/json")
     assert body.status_code == 200
     result = body.json()
-    # FP8 by default (the published weights); one node: EP8 x DP8 attention, bf16 KV
+    # FP8 by default (the published weights); one node, experts over all 8 GPUs, the
+    # 64 bf16 latents held once: by data-parallel ranks or striped over a TP group
+    layout = result["parallelism"]
     assert result["gpu_count"] == 8
-    assert result["parallelism"]["expert"] == 8
-    assert result["parallelism"]["attention_data"] == 8
+    assert layout["expert"] == 8
+    assert layout["attention_data"] * layout["decode_context"] == 8
     assert result["inference"]["kv_precision"] == "bf16"
     explained = {e["quantity"] for e in result["explanation"]}
     assert {"parallelism.expert", "inference.experts_touched"} <= explained

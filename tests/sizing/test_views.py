@@ -298,14 +298,16 @@ def test_sizing_tab_shows_expert_parallelism_dp_attention_and_kv_precision(
     # into data-parallel ranks (TP2 x DP4 wins on TPOT at the same GPU count)
     layout = served["parallelism"]
     assert (plan.result["gpu_count"], layout["expert"]) == (8, 8)
-    ranks = layout["attention_data"]
+    ranks, striped = layout["attention_data"], layout["decode_context"]
     assert ranks * layout["tensor"] == 8
     html = client.get(f"/procurements/{procurement.pk}/sizing/").content.decode()
     assert f"expert parallel 8 · data-parallel attention {ranks}" in html
     assert "KV cache FP8" in html
+    assert (f"decode context parallel {striped}" in html) == (striped > 1)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hans"
     zh = client.get(f"/procurements/{procurement.pk}/sizing/").content.decode()
     assert f"专家并行 8 · 注意力数据并行 {ranks}" in zh
+    assert (f"解码上下文并行 {striped}" in zh) == (striped > 1)
     assert "KV 缓存 FP8" in zh
 
 

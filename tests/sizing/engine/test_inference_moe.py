@@ -51,41 +51,54 @@ def test_deepseek_v3_fp8_64_requests_of_32k_fit_the_physical_gpu_count(
     }
 
 
-def test_deepseek_v3_on_h200_holds_each_latent_once_per_attention_rank(catalog, make):
-    # 8 GPUs, EP8 with 8 data-parallel attention ranks (tensor 1):
-    # attention (MLA projections, norms, routers) 11,520,859,136 B replicated per rank;
-    # the rest / 8: (dense FFN 1,189,085,184 + shared 2,554,331,136 + routed 58 x 256 x
-    # 44,040,192 = 653,908,770,816 + embedding 926,679,040 + head 926,679,040) / 8
-    # = 82,438,199,302 -> 93.959 GB of weights per GPU.
-    # Each rank holds its own 64 / 8 = 8 requests: 8 x 2.3027 = 18.42 GB (not 64 x).
-    r = estimate(_serve(make, "deepseek-v3"), catalog, "h200-sxm-141gb")
-    assert (r.gpu_count, r.parallelism["expert"], r.parallelism["attention_data"]) == (
-        8,
-        8,
-        8,
-    )
-    assert r.memory["weights_gb"] == pytest.approx(93.959, abs=0.001)
-    assert r.memory["kv_cache_gb"] == pytest.approx(8 * MLA_REQUEST_GB)
-    # room (119.90 - 93.96 - 1.08 activations) / 2.3027 = 10 requests per rank
-    assert r.inference["max_batch_by_memory"] == 80
-
-
-def test_tensor_parallel_attention_would_hold_the_latent_on_every_gpu(catalog, make):
-    # TP8 attention: weights 11.52 / 8 + 82.44 = 83.88 GB, but MLA has one latent for all
-    # heads, so each of the 8 GPUs holds every request's: (119.90 - 83.88 - 0.13) /
-    # 2.3027 = 15 requests, short of 64 (this is why DP attention is searched).
+def _h200_layout_cost(catalog, make, attention_tensor, decode_context):
+    """DeepSeek-V3, 64 x 32k, one 8 x H200 stage with experts over all 8 GPUs."""
     workload = _serve(make, "deepseek-v3")
     acc = catalog.accelerators["h200-sxm-141gb"]
-    fabric = fabric_for(acc, server_for(acc, catalog))
-    cost = LayoutCost(
+    return LayoutCost(
         workload.model,
-        fabric,
+        fabric_for(acc, server_for(acc, catalog)),
         serving_needs(workload),
         device_rates(acc, workload),
-        ServingLayout(pipeline=1, stage_gpus=8, attention_tensor=8, expert_parallel=8),
+        ServingLayout(1, 8, attention_tensor, 8, decode_context),
     )
-    assert cost.kv_divisor == 1
-    assert cost.max_batch() == 15
+
+
+def test_deepseek_v3_on_h200_holds_each_latent_once_per_replica(catalog, make):
+    # Whichever one-node layout wins, the 64 latents are held once across the 8 GPUs:
+    # 64 x 2.3027 / 8 = 18.42 GB per GPU (data-parallel ranks own their requests',
+    # decode context parallelism stripes them by token over the TP group)
+    r = estimate(_serve(make, "deepseek-v3"), catalog, "h200-sxm-141gb")
+    assert (r.gpu_count, r.parallelism["expert"]) == (8, 8)
+    assert r.memory["kv_cache_gb"] == pytest.approx(64 * MLA_REQUEST_GB / 8)
+    ranks = r.parallelism["attention_data"] * r.parallelism["decode_context"]
+    assert ranks == 8
+
+
+def test_data_parallel_attention_ranks_hold_only_their_own_latents(catalog, make):
+    # DP8 (tensor 1): attention (MLA projections, norms, routers) 11,520,859,136 B on
+    # every rank; the rest / 8: (dense FFN 1,189,085,184 + shared 2,554,331,136 + routed
+    # 58 x 256 x 44,040,192 = 653,908,770,816 + embedding + head 2 x 926,679,040) / 8 =
+    # 82,438,199,302 -> 93.959 GB per GPU. Room (119.90 - 93.96 - 1.08 activations) /
+    # 2.3027 = 10 requests per rank, 80 per node.
+    cost = _h200_layout_cost(catalog, make, attention_tensor=1, decode_context=1)
+    assert cost.weights_per_gpu / GB == pytest.approx(93.959, abs=0.001)
+    assert cost.max_batch() == 80
+    assert cost.memory(64).kv_cache / GB == pytest.approx(8 * MLA_REQUEST_GB)
+
+
+def test_tensor_parallel_attention_holds_the_latent_on_every_gpu(catalog, make):
+    # TP8 attention: weights 11.52 / 8 + 82.44 = 83.88 GB, but MLA has one latent for all
+    # heads, so each of the 8 GPUs holds every request's: (119.90 - 83.88 - 0.13) /
+    # 2.3027 = 15 requests, short of 64 ...
+    replicated = _h200_layout_cost(catalog, make, attention_tensor=8, decode_context=1)
+    assert replicated.kv_divisor == 1
+    assert replicated.max_batch() == 15
+    # ... unless the latents are striped by token over the 8 ranks (decode context
+    # parallelism): 35.88 GB / (2.3027 / 8 + 0.00006 logits) = 124 requests
+    striped = _h200_layout_cost(catalog, make, attention_tensor=8, decode_context=8)
+    assert striped.kv_divisor == 8
+    assert striped.max_batch() == 124
 
 
 def test_expected_experts_touched_by_a_batch():
@@ -114,22 +127,30 @@ def test_moe_decode_of_one_request_reads_only_its_experts(catalog, make):
     assert r.inference["decode_step_ms"] < all_experts_ms / 3
 
 
+def _layout_weights_gb(result, attention_gb, rest_gb):
+    """Weights per GPU of the chosen layout: (attention / t + rest / stage) / p."""
+    layout = result.parallelism
+    stage_gpus = result.gpu_count // layout["data"] // layout["pipeline"]
+    per_stage = attention_gb / layout["tensor"] + rest_gb / stage_gpus
+    return per_stage / layout["pipeline"]
+
+
 @pytest.mark.parametrize(
     ("accelerator", "gpus"),
     [("h200-sxm-141gb", 16), ("h100-sxm-80gb", 32), ("h20-sxm-96gb", 16)],
 )
 def test_kimi_k2_fp8_64_requests_of_32k(catalog, make, accelerator, gpus):
     # Kimi K2 (64 MLA heads, 384 experts, 1 shared, 1 dense layer), FP8:
-    # attention 6,334,602,240 B per attention rank; rest (396,361,728 + 2,642,411,520
-    # + 60 x 384 x 44,040,192 = 1,014,685,986,816 + 2 x 1,174,405,120) = 1,020.07 GB.
+    # attention 6,334,602,240 B; the rest (396,361,728 + 2,642,411,520 + 60 x 384 x
+    # 44,040,192 = 1,014,685,986,816 + 2 x 1,174,405,120) = 1,020.07 GB.
     # 8 GPUs cannot hold it: 6.33 / 8 + 1020.07 / 8 = 128.3 GB > 119.90 GB (H200).
-    # 16 GPUs EP16 x DP16: 6.33 + 63.75 = 70.09 GB; 4 requests x 2.3027 GB = 9.21 GB
-    #   H200: 119.90 - 70.09 - 1.08 = 48.7 GB room -> fits; H20: 81.33 - 70.09 - 1.08
-    #   = 10.16 GB >= 9.21 -> fits (just); H100: 67.62 < 70.09 -> 32 GPUs (38.21 GB).
+    # 16 GPUs, e.g. TP8 x PP2: (6.33 / 8 + 1020.07 / 8) / 2 = 64.19 GB, and the 64
+    #   latents once over the 16 GPUs: 64 x 2.3027 / 16 = 9.21 GB -> H200 and H20
+    #   (81.33 GB budget) fit; H100: 67.62 - 64.19 - 0.07 leaves 3.4 GB < 9.21 -> 32.
     r = estimate(_serve(make, "kimi-k2"), catalog, accelerator)
     assert r.gpu_count == gpus
-    expected_weights = 6.3346 + 1020.0697 / gpus
-    assert r.memory["weights_gb"] == pytest.approx(expected_weights, abs=0.001)
+    expected = _layout_weights_gb(r, 6.3346, 1020.0697)
+    assert r.memory["weights_gb"] == pytest.approx(expected, abs=0.001)
     assert r.memory["kv_cache_gb"] == pytest.approx(64 / gpus * MLA_REQUEST_GB)
 
 
@@ -154,10 +175,11 @@ def test_qwen3_235b_fp8_64_requests_of_32k(catalog, make, accelerator, gpus):
     assert r.parallelism["tensor"] == 4
 
 
-def test_more_load_spreads_the_experts_wider_when_that_needs_fewer_gpus(catalog, make):
-    # 256 concurrent 32k requests: one-node replicas hold 80 each (4 replicas, 32 GPUs),
-    # but EP16 x DP16 halves the expert shard: 11.52 + 82.44 / 2 = 52.74 GB of weights,
-    # (119.90 - 52.74 - 1.08) / 2.3027 = 28 requests per rank, 448 on 16 GPUs
+def test_more_load_spreads_the_model_wider_when_that_needs_fewer_gpus(catalog, make):
+    # 256 concurrent 32k requests: a one-node replica holds at most 124 (TP8 with the
+    # latents striped, above), so one-node replicas need 3 x 8 = 24 GPUs; over two
+    # nodes the weights per GPU halve (~42-53 GB) and one 16-GPU replica holds all 256,
+    # each latent once: 256 x 2.3027 / 16 = 36.84 GB per GPU
     w = make(
         kind="inference",
         model={"preset": "deepseek-v3"},
@@ -167,18 +189,27 @@ def test_more_load_spreads_the_experts_wider_when_that_needs_fewer_gpus(catalog,
     )
     r = estimate(w, catalog, "h200-sxm-141gb")
     assert r.gpu_count == 16
-    assert r.inference["max_batch_by_memory"] == 448
-    assert r.parallelism["data"] * r.inference["batch_per_replica"] >= 256
+    assert r.parallelism["data"] == 1
+    assert r.inference["max_batch_by_memory"] >= 256
+    assert r.memory["kv_cache_gb"] == pytest.approx(256 * MLA_REQUEST_GB / 16)
 
 
-def test_experts_spread_over_two_nodes_are_flagged(catalog, make):
-    # DeepSeek-V3 on 16 H100: EP16 spans two 8-GPU NVLink domains, so every MoE layer's
+def test_experts_spread_over_several_nodes_are_flagged(catalog, make):
+    # DeepSeek-V3 at 100k output tokens/s with TPOT <= 50 ms on H100: the fewest GPUs
+    # come from a wide expert-parallel stage (as DeepSeek decodes at EP320), whose
     # all-to-all crosses the 400G NICs
-    r = estimate(_serve(make, "deepseek-v3"), catalog, "h100-sxm-80gb")
+    w = make(
+        kind="inference",
+        model={"preset": "deepseek-v3"},
+        tokens_per_second=100_000,
+        ttft_ms=3000,
+        tpot_ms=50,
+    )
+    r = estimate(w, catalog, "h100-sxm-80gb")
     flagged = {b.code: b for b in r.bottlenecks}
-    assert r.parallelism["expert"] == 16
+    assert r.parallelism["expert"] > 8
     assert flagged["expert_parallel_over_network"].severity == "info"
-    assert (flagged["expert_parallel_over_network"].value, 8) == (16, 8)
+    assert flagged["expert_parallel_over_network"].limit == 8
 
 
 def test_experts_inside_one_node_are_not_flagged(catalog, make):
