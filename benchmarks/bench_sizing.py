@@ -51,6 +51,16 @@ def run(repeat: int = 50) -> list[tuple[str, float, str]]:
         },
         catalog,
     )
+    moe_inference = workload_from_dict(
+        {
+            "kind": "inference",
+            "model": {"preset": "deepseek-v3"},
+            "context_tokens": 31744,
+            "output_tokens": 1024,
+            "concurrent_requests": 64,
+        },
+        catalog,
+    )
     acc = catalog.accelerators["h100-sxm-80gb"]
     fabric = fabric_for(acc, server_for(acc, catalog))
     model = catalog.presets["llama-3.1-405b"]
@@ -82,6 +92,13 @@ def run(repeat: int = 50) -> list[tuple[str, float, str]]:
         (
             "estimate_inference_h100",
             _median_ms(lambda: estimate(inference, catalog, "h100-sxm-80gb"), repeat),
+            "ms",
+        ),
+        (
+            "estimate_inference_deepseek_v3_h200",
+            _median_ms(
+                lambda: estimate(moe_inference, catalog, "h200-sxm-141gb"), repeat
+            ),
             "ms",
         ),
         (

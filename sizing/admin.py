@@ -51,7 +51,16 @@ class StorageTierAdmin(admin.ModelAdmin):
 
 @admin.register(ModelPreset)
 class ModelPresetAdmin(admin.ModelAdmin):
-    list_display = ("key", "name", "params_b", "layers", "hidden_size", "kv_heads")
+    list_display = (
+        "key",
+        "name",
+        "params_b",
+        "layers",
+        "hidden_size",
+        "kv_heads",
+        "moe_experts",
+        "native_precision",
+    )
     search_fields = ("key", "name")
 
 

@@ -31,6 +31,7 @@ BOTTLENECK_TITLES: dict[str, Any] = {
     "storage_below_checkpoint_need": _("Storage too slow for checkpoints"),
     "latency_target_unmet": _("Latency target not met"),
     "throughput_below_target": _("Throughput below target"),
+    "expert_parallel_over_network": _("Expert parallelism across nodes"),
     "rack_power_above_site_limit": _("Rack power above the site limit"),
     "liquid_cooling_required": _("Liquid cooling required"),
     "software_stack_risk": _("Software stack risk"),
@@ -91,6 +92,11 @@ BOTTLENECK_MESSAGES: dict[str, Any] = {
         "The GPU count given serves %(value)s requests/s, below the target load of "
         "%(limit)s requests/s."
     ),
+    "expert_parallel_over_network": _(
+        "The experts of one replica are spread over %(value)s GPUs, more than the "
+        "%(limit)s of one scale-up domain: every MoE layer dispatches and combines "
+        "tokens over the scale-out network, so its NICs carry decode traffic."
+    ),
     "rack_power_above_site_limit": _(
         "One node draws %(value)s kW, more than the site's rack power limit of "
         "%(limit)s kW."
@@ -142,6 +148,8 @@ UNIT_LABELS: dict[str, Any] = {
     "ports": pgettext_lazy("unit", "ports"),
     "feeds": pgettext_lazy("unit", "feeds"),
     "NICs": pgettext_lazy("unit", "NICs"),
+    "experts": pgettext_lazy("unit", "experts"),
+    "layouts": pgettext_lazy("unit", "layouts"),
     "share": "",
     "bool": "",
 }
@@ -256,11 +264,20 @@ QUANTITY_LABELS: dict[str, Any] = {
     "cost.energy_usd": _("Energy cost (USD)"),
     "cost.total_usd": _("GPU capex plus energy (USD)"),
     "inference.batch_per_replica": _("Batch per replica"),
+    "inference.decode_step_ms": _("Decode step"),
+    "inference.experts_touched": _("Experts read per decode step"),
+    "inference.kv_cache_gb_per_request": _("KV cache per request"),
+    "inference.kv_precision": _("KV cache precision"),
+    "inference.layouts_searched": _("Serving layouts searched"),
+    "inference.max_batch_by_memory": _("Largest batch the memory holds"),
+    "inference.peak_tflops": _("Peak TFLOPS per GPU"),
+    "inference.prefill_ms": _("Prefill of one request"),
     "inference.replicas": _("Replicas"),
     "inference.requests_per_second": _("Requests per second"),
     "inference.tokens_per_second": _("Tokens per second"),
     "inference.tpot_ms": _("Time per output token (TPOT)"),
     "inference.ttft_ms": _("Time to first token (TTFT)"),
+    "inference.weights_total_gb": _("Weights of the whole model"),
     "interconnect.cables": _("Cables"),
     "interconnect.core_switches": _("Core switches"),
     "interconnect.fabric": _("Network fabric"),
@@ -285,7 +302,10 @@ QUANTITY_LABELS: dict[str, Any] = {
     "memory.overhead_gb": _("Framework overhead per GPU"),
     "memory.per_gpu_gb": _("Memory needed per GPU"),
     "memory.weights_gb": _("Weights per GPU"),
+    "parallelism.attention_data": _("Data-parallel attention ranks"),
     "parallelism.data": _("Data parallel degree"),
+    "parallelism.decode_context": _("Decode context parallel degree"),
+    "parallelism.expert": _("Expert parallel degree"),
     "parallelism.pipeline": _("Pipeline parallel degree"),
     "parallelism.tensor": _("Tensor parallel degree"),
     "parallelism.zero_stage": _("ZeRO stage"),

@@ -3,8 +3,10 @@
 Public API: ``workload_from_dict``, ``constraints_from_dict``, ``estimate``,
 ``plan_cluster`` and the frozen records they use. See docs/methodology.md, Part A.
 
-How an estimate is made: ``sized_workload`` plans one workload on one accelerator,
-``ranking`` picks the accelerator when none is given, ``cost``, ``memory_section`` and
+How an estimate is made: ``sized_workload`` plans one workload on one accelerator
+(training: ``training``/``parallelism``; serving: ``inference`` over the layouts of
+``serving_layout``, costed by ``serving_cost`` from ``serving_needs``), ``ranking`` picks
+the accelerator when none is given, ``cost``, ``memory_section`` and
 ``plan_sections`` explain the figures, ``network``/``storage``/``power`` size the
 infrastructure, ``bottlenecks`` holds one rule per finding; ``estimate`` assembles one
 workload's result and ``cluster`` combines several.

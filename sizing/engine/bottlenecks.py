@@ -224,6 +224,23 @@ def throughput_below_target(facts: RuleInputs) -> Bottleneck | None:
     )
 
 
+def expert_parallel_over_network(facts: RuleInputs) -> Bottleneck | None:
+    """Experts spread beyond the scale-up domain: MoE all-to-all runs on the NICs."""
+    plan, fabric = facts.sized.inference, facts.sized.fabric
+    domain = min(fabric.scaleup_domain, fabric.gpus_per_node)
+    if not (plan and plan.expert_parallel > domain):
+        return None
+    return Bottleneck(
+        "expert_parallel_over_network",
+        "info",
+        "experts are spread beyond one scale-up domain: MoE dispatch and combine "
+        "cross the scale-out network",
+        plan.expert_parallel,
+        domain,
+        "GPUs",
+    )
+
+
 def rack_power_above_site_limit(facts: RuleInputs) -> Bottleneck | None:
     limit_kw, node_kw = facts.constraints.rack_power_limit_kw, facts.sized.node_kw
     if not (limit_kw and node_kw > limit_kw):
@@ -306,6 +323,7 @@ RULES: tuple[Callable[[RuleInputs], Bottleneck | None], ...] = (
     storage_below_checkpoint_need,
     latency_target_unmet,
     throughput_below_target,
+    expert_parallel_over_network,
     rack_power_above_site_limit,
     liquid_cooling_required,
     software_stack_risk,

@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 # FP32 training runs on TF32 tensor cores at half the BF16 rate on NVIDIA parts
 # (A100 156 vs 312, H100 494.5 vs 989 dense: NVIDIA datasheets); applied to all.
 TF32_SHARE_OF_BF16 = 0.5
+# 4-bit float weight formats: OCP MXFP4 (E2M1 + one E8M0 scale per 32) and NVIDIA NVFP4
+# (E2M1 + one E4M3 scale per 16).
+FP4_PRECISIONS = ("mxfp4", "nvfp4")
 
 
 @dataclass(frozen=True)
@@ -45,13 +48,21 @@ class Accelerator:
     price_source: str = ""
     is_estimate: bool = False
     source: str = ""
+    fp4_tflops: float | None = None  # dense FP4 (NVFP4/MXFP4) where the part has it
 
     def peak_tflops(self, precision: str) -> float | None:
-        """Dense peak for a compute precision (never the 2:4 sparse figure)."""
+        """Dense peak for a compute precision (never the 2:4 sparse figure).
+
+        FP4 weights run on FP4 tensor cores where the part has them (Blackwell, MI355X);
+        elsewhere they are dequantised and multiplied in 16-bit (weight-only, as vLLM
+        serves MXFP4 gpt-oss on Hopper), so the 16-bit peak applies.
+        """
         if precision in ("bf16", "fp16"):
             return self.bf16_tflops
         if precision == "fp8":
             return self.fp8_tflops
+        if precision in FP4_PRECISIONS:
+            return self.fp4_tflops or self.bf16_tflops
         if precision == "int8":
             return self.int8_tops or self.bf16_tflops
         if precision == "int4":  # weight-only int4: matmuls run in 16-bit
@@ -143,6 +154,15 @@ class ModelArch:
     qkv_bias: bool = False
     kv_lora_rank: int | None = None
     qk_rope_head_dim: int | None = None
+    q_lora_rank: int | None = None  # MLA query compression (DeepSeek-V2/V3)
+    qk_nope_head_dim: int | None = None  # MLA per-head query/key width without RoPE
+    v_head_dim: int | None = None  # MLA per-head value width
+    moe_ffn_hidden_size: int | None = None  # one expert's FFN width (default: ffn)
+    moe_shared_experts: int = 0  # always-active experts per MoE layer
+    moe_dense_layers: int = 0  # layers with a dense FFN in an MoE model
+    sliding_window_tokens: int | None = None  # local attention window (or chunk)
+    sliding_window_layers: int = 0  # how many layers attend only within the window
+    native_precision: str = "bf16"  # the precision the weights are published in
     params_b: float | None = None  # published headline figure
     active_params_b: float | None = None
     params_override_b: float | None = None
@@ -152,6 +172,19 @@ class ModelArch:
     @property
     def is_moe(self) -> bool:
         return bool(self.moe_experts and self.moe_experts > 1)
+
+    @property
+    def is_mla(self) -> bool:
+        """Multi-head latent attention: one compressed KV latent per token and layer."""
+        return bool(self.kv_lora_rank)
+
+    @property
+    def expert_ffn_size(self) -> int:
+        return self.moe_ffn_hidden_size or self.ffn_hidden_size
+
+    @property
+    def moe_layers(self) -> int:
+        return self.layers - self.moe_dense_layers if self.is_moe else 0
 
 
 @dataclass(frozen=True)

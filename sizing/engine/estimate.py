@@ -17,10 +17,11 @@ from .explain import Explainer, Section
 from .memory_section import memory_section
 from .model import param_counts
 from .network import size_interconnect
-from .plan_sections import inference_section, parallelism_section, training_section
+from .plan_sections import parallelism_section, training_section
 from .power import size_power
 from .ranking import alternative_rows, rank_accelerators
 from .result import SizingResult
+from .serving_section import inference_section
 from .sized_workload import SizedWorkload, accelerator_by_key, size_workload
 from .storage import size_storage
 from .workload import Constraints, Workload

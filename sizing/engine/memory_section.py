@@ -71,6 +71,9 @@ def _inference_terms(section: Section, sized: SizedWorkload) -> None:
     inputs = {
         "tensor": plan.tensor,
         "pipeline": plan.pipeline,
+        "stage_gpus": plan.stage_gpus,
+        "expert": plan.expert_parallel,
+        "attention_data": plan.attention_data_parallel,
         "precision": workload.precision,
         "batch": plan.batch_per_replica,
     }
@@ -78,7 +81,8 @@ def _inference_terms(section: Section, sized: SizedWorkload) -> None:
         key="weights_gb",
         value=memory.weights / GB,
         unit="GB",
-        formula="params x bytes(precision) / (t x p)",
+        formula="(attention / t + (FFN + experts + embeddings) / g) / p x bytes"
+        "(precision); attention is replicated on each data-parallel attention rank",
         inputs=inputs,
         source="sizing-formulas section 2",
     )
@@ -88,7 +92,8 @@ def _inference_terms(section: Section, sized: SizedWorkload) -> None:
         key="activations_gb",
         value=memory.activations / GB,
         unit="GB",
-        formula="prefill chunk x (4h + 2f) x 2 B / t + fp32 logits row",
+        formula="prefill chunk x (4h + 2 x widest FFN) x 2 B / t + batch x fp32 "
+        "logits / g",
         inputs=inputs,
         source="engine assumption (docs/methodology.md)",
     )
@@ -96,9 +101,13 @@ def _inference_terms(section: Section, sized: SizedWorkload) -> None:
         key="kv_cache_gb",
         value=memory.kv_cache / GB,
         unit="GB",
-        formula="kv_bytes_per_token x (context + output) x batch / min(t, kv_heads) / p",
+        formula="KV per request x ceil(batch / attention ranks) / p / KV divisor; "
+        "divisor min(t, kv_heads) for GQA; for MLA (one latent for all heads) the "
+        "decode-context-parallel degree",
         inputs={
             **inputs,
+            "kv_divisor": plan.kv_divisor,
+            "kv_precision": plan.kv_precision,
             "context": workload.context_tokens,
             "output": workload.output_tokens,
         },

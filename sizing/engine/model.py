@@ -2,15 +2,20 @@
 
 Counting follows the architecture, not the model's name: grouped KV heads (K/V are
 h x kv x d), gated FFNs (three matrices), untied output heads, MoE experts (all stored,
-top-k active). Checks in tests: GPT-3 174.6 B (Brown et al. 2020, Table D.1),
-Llama 3 8B 8.03 B, Llama 2 70B 68.98 B, Mixtral 46.7 B / 12.9 B.
+top-k active) with shared experts and leading dense layers (DeepSeek ``n_shared_experts``,
+``first_k_dense_replace``; Llama 4 Maverick's interleaved dense layers), and multi-head
+latent attention (DeepSeek-V2 report, section 2.1: query and KV down/up projections).
+Checks in tests: GPT-3 174.6 B (Brown et al. 2020, Table D.1), Llama 3 8B 8.03 B,
+Llama 2 70B 68.98 B, Mixtral 46.7 B / 12.9 B, DeepSeek-V3 671 B / 37 B, Kimi K2 1.04 T,
+gpt-oss-120b 116.8 B and the other 2025 presets against their published totals.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
-from .catalog import ModelArch
+from .catalog import FP4_PRECISIONS, ModelArch
 
 BYTES_PER_VALUE = {
     "fp32": 4.0,
@@ -20,40 +25,121 @@ BYTES_PER_VALUE = {
     "int8": 1.0,
     # int4 plus one fp16 scale per 128 weights: 0.5 + 2/128 (formulas 2)
     "int4": 0.5 + 2.0 / 128.0,
+    # OCP MX spec v1.0: 4-bit E2M1 elements + one 8-bit E8M0 scale per 32 = 4.25 bits
+    "mxfp4": (4.0 + 8.0 / 32.0) / 8.0,
+    # NVFP4: 4-bit E2M1 + one 8-bit E4M3 scale per 16 = 4.5 bits (NVIDIA Blackwell docs)
+    "nvfp4": (4.0 + 8.0 / 16.0) / 8.0,
 }
+# FP4 checkpoints keep attention, router, embeddings and head in 16-bit: gpt-oss
+# config.json quantization_config "modules_to_not_convert" lists self_attn, router,
+# embed_tokens and lm_head (openai/gpt-oss-120b; checkpoint 60.8 GiB for 116.8 B).
+FP4_UNQUANTISED_BYTES = 2.0
 
 
-def _layer_params(m: ModelArch, experts: int) -> int:
+@dataclass(frozen=True)
+class ParamBreakdown:
+    """Parameters by role; the serving planner shards and reads each role differently."""
+
+    attention: int  # all layers' attention projections (GQA or MLA), with biases
+    dense_ffn: int  # FFNs of the dense layers (every layer of a dense model)
+    shared_experts: int  # always-active experts of all MoE layers
+    routed_expert: int  # one routed expert of one layer
+    moe_layers: int
+    experts: int
+    active_experts: int
+    embedding: int  # input embedding table (0 when tied: it is the head)
+    head: int  # output projection (the tied table when tied)
+    other: int  # norms, routers, learned positions
+
+    @property
+    def routed(self) -> int:
+        return self.routed_expert * self.experts * self.moe_layers
+
+    @property
+    def ffn(self) -> int:
+        """Every FFN weight: dense layers, shared and routed experts."""
+        return self.dense_ffn + self.shared_experts + self.routed
+
+    @property
+    def total(self) -> int:
+        rest = self.attention + self.embedding + self.head + self.other
+        return self.ffn + rest
+
+    @property
+    def active(self) -> int:
+        routed_active = self.routed_expert * self.active_experts * self.moe_layers
+        rest = self.attention + self.embedding + self.head + self.other
+        return self.dense_ffn + self.shared_experts + routed_active + rest
+
+
+def _mla_attention(m: ModelArch) -> int:
+    """DeepSeek-V2/V3 MLA: q down (h x q_lora) + norm + q up (q_lora x H(nope+rope)),
+    kv down (h x (kv_lora + rope)) + norm, kv up (kv_lora x H(nope + v)), out (H v x h)."""
+    h, heads = m.hidden_size, m.attention_heads
+    rope = m.qk_rope_head_dim or 0
+    nope = m.qk_nope_head_dim or m.head_dim
+    value = m.v_head_dim or m.head_dim
+    query_width = heads * (nope + rope)
+    if m.q_lora_rank:
+        query = h * m.q_lora_rank + m.q_lora_rank + m.q_lora_rank * query_width
+    else:
+        query = h * query_width
+    kv_lora = m.kv_lora_rank or 0
+    kv_down = h * (kv_lora + rope) + kv_lora
+    kv_up = kv_lora * heads * (nope + value)
+    return query + kv_down + kv_up + heads * value * h
+
+
+def _layer_attention(m: ModelArch) -> int:
+    if m.is_mla:
+        return _mla_attention(m)
     h, d = m.hidden_size, m.head_dim
     q_width, kv_width = m.attention_heads * d, m.kv_heads * d
     attention = h * q_width + 2 * h * kv_width + q_width * h
-    gpt = m.arch_style == "gpt"
-    if gpt:
+    if m.arch_style == "gpt":
         attention += q_width + 2 * kv_width + h  # q, k, v and output biases
     elif m.qkv_bias:
         attention += q_width + 2 * kv_width
+    return attention
+
+
+def _ffn(m: ModelArch, width: int) -> int:
     matrices = 3 if m.gated_ffn else 2
-    ffn = matrices * h * m.ffn_hidden_size
-    if gpt:
-        ffn += m.ffn_hidden_size * (matrices - 1) + h
-    router = h * m.moe_experts if m.is_moe else 0
-    norms = 4 * h if gpt else 2 * h
-    return attention + experts * ffn + router + norms
+    ffn = matrices * m.hidden_size * width
+    if m.arch_style == "gpt":
+        ffn += width * (matrices - 1) + m.hidden_size
+    return ffn
 
 
 @lru_cache(maxsize=512)
-def derived_param_counts(m: ModelArch) -> tuple[int, int]:
-    """(total, active) parameters from the architecture alone."""
-    h = m.hidden_size
-    embeddings = m.vocab_size * h * (1 if m.tied_embeddings else 2)
+def param_breakdown(m: ModelArch) -> ParamBreakdown:
+    """Parameters by role, from the architecture alone."""
+    h, layers = m.hidden_size, m.layers
+    moe_layers = m.moe_layers
+    dense_layers = layers - moe_layers
+    norms = (4 * h if m.arch_style == "gpt" else 2 * h) * layers
     final_norm = 2 * h if m.arch_style == "gpt" else h
     positions = (m.max_context_tokens or 0) * h if m.arch_style == "gpt" else 0
-    rest = embeddings + final_norm + positions
-    experts = m.moe_experts if m.is_moe else 1
-    active_experts = m.moe_active_experts if m.is_moe else 1
-    total = m.layers * _layer_params(m, experts) + rest
-    active = m.layers * _layer_params(m, active_experts) + rest
-    return total, active
+    routers = h * (m.moe_experts or 0) * moe_layers
+    table = m.vocab_size * h
+    return ParamBreakdown(
+        attention=layers * _layer_attention(m),
+        dense_ffn=dense_layers * _ffn(m, m.ffn_hidden_size),
+        shared_experts=moe_layers * m.moe_shared_experts * _ffn(m, m.expert_ffn_size),
+        routed_expert=_ffn(m, m.expert_ffn_size) if moe_layers else 0,
+        moe_layers=moe_layers,
+        experts=m.moe_experts if moe_layers else 0,
+        active_experts=(m.moe_active_experts or 0) if moe_layers else 0,
+        embedding=0 if m.tied_embeddings else table,
+        head=table,
+        other=norms + final_norm + positions + routers,
+    )
+
+
+def derived_param_counts(m: ModelArch) -> tuple[int, int]:
+    """(total, active) parameters from the architecture alone."""
+    breakdown = param_breakdown(m)
+    return breakdown.total, breakdown.active
 
 
 @lru_cache(maxsize=512)
@@ -69,21 +155,50 @@ def param_counts(m: ModelArch) -> tuple[float, float]:
     return float(total), float(min(active, total))
 
 
+def override_scale(m: ModelArch) -> tuple[float, float]:
+    """(total, active) published-or-user count over the derived count; 1 when none.
+
+    Role breakdowns are scaled by it so every figure agrees with ``param_counts``.
+    """
+    total, active = param_counts(m)
+    derived_total, derived_active = derived_param_counts(m)
+    return total / derived_total, active / max(derived_active, 1)
+
+
 def layer_params(m: ModelArch) -> float:
-    """Parameters of one transformer block (all experts), scaled to any override."""
-    total, _ = param_counts(m)
-    derived_total, _ = derived_param_counts(m)
-    return _layer_params(m, m.moe_experts if m.is_moe else 1) * total / derived_total
+    """Parameters of the largest transformer block (all experts), scaled to any
+    override."""
+    breakdown = param_breakdown(m)
+    per_layer = (breakdown.attention + breakdown.other) / m.layers
+    if breakdown.moe_layers:
+        experts = breakdown.routed_expert * breakdown.experts
+        ffn = experts + breakdown.shared_experts / breakdown.moe_layers
+    else:
+        ffn = breakdown.dense_ffn / m.layers
+    return (per_layer + ffn) * override_scale(m)[0]
 
 
 def embedding_params(m: ModelArch) -> int:
     return m.vocab_size * m.hidden_size
 
 
+def weight_bytes(m: ModelArch, precision: str) -> float:
+    """Bytes of all weights: params x bytes(precision); FP4 formats quantise the FFN and
+    expert weights only, the rest stays 16-bit (gpt-oss MXFP4 layout)."""
+    total, _ = param_counts(m)
+    if precision not in FP4_PRECISIONS:
+        return total * BYTES_PER_VALUE[precision]
+    breakdown = param_breakdown(m)
+    scale = override_scale(m)[0]
+    ffn = breakdown.ffn * scale
+    return ffn * BYTES_PER_VALUE[precision] + (total - ffn) * FP4_UNQUANTISED_BYTES
+
+
 def kv_cache_bytes_per_token(m: ModelArch, kv_precision: str = "bf16") -> float:
     """2 x layers x kv_heads x head_dim x bytes; MLA caches layers x (d_c + d_rope) x bytes.
 
-    Sources: sizing-formulas.md section 5; DeepSeek-V2/V3 reports for MLA.
+    Sources: sizing-formulas.md section 5; DeepSeek-V2/V3 reports for MLA. Every layer
+    counted; local-attention layers stop growing at their window (``attention``).
     """
     value_bytes = BYTES_PER_VALUE[kv_precision]
     if m.kv_lora_rank:

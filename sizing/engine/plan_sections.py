@@ -1,10 +1,11 @@
-"""The ``training``, ``inference`` and ``parallelism`` sections: how long, how fast, how
-the model is split, each value with the formula and source behind it."""
+"""The ``training`` and ``parallelism`` sections: how long and how the model is split,
+each value with the formula and source behind it (serving: ``serving_section``)."""
 
 from __future__ import annotations
 
 from .explain import Explainer, Section
 from .model import param_counts
+from .serving_section import serving_parallelism
 from .sized_workload import SizedWorkload
 
 LAYOUT_KEYS = ("tensor", "pipeline", "data", "zero_stage")
@@ -99,76 +100,6 @@ def _training_time(section: Section, sized: SizedWorkload) -> None:
     )
 
 
-def inference_section(sized: SizedWorkload, explainer: Explainer) -> dict:
-    plan, workload = sized.inference, sized.workload
-    assert plan is not None
-    section = Section(explainer, "inference")
-    inputs = {
-        "peak_tflops": plan.peak_tflops,
-        "mem_bw_tbs": plan.mem_bw_tbs,
-        "tensor": plan.tensor,
-        "batch": plan.batch_per_replica,
-        "context": workload.context_tokens,
-        "output": workload.output_tokens,
-    }
-    section.put(
-        key="ttft_ms",
-        value=plan.ttft_s * 1e3,
-        unit="ms",
-        formula="(2 N ctx + 2 L ctx^2 H Q) / (t x peak x 0.5) + one decode step",
-        inputs=inputs,
-        source="sizing-formulas section 9",
-    )
-    section.put(
-        key="tpot_ms",
-        value=plan.tpot_s * 1e3,
-        unit="ms",
-        formula="max(compute, (weights/t + batch x KV read / min(t, kv)) / (HBM BW x "
-        "0.7)) + batch x prefill / output tokens",
-        inputs=inputs,
-        source="sizing-formulas section 9",
-    )
-    _serving_capacity(section, sized)
-    return section.values
-
-
-def _serving_capacity(section: Section, sized: SizedWorkload) -> None:
-    plan = sized.inference
-    assert plan is not None
-    section.put(
-        key="tokens_per_second",
-        value=plan.tokens_per_second,
-        unit="tokens/s",
-        formula="replicas x batch / TPOT (output tokens, whole deployment, at the SLO)",
-        inputs={"replicas": plan.replicas},
-        source="sizing-formulas pitfall 9 (size at the SLO)",
-    )
-    section.put(
-        key="requests_per_second",
-        value=plan.requests_per_second,
-        unit="requests/s",
-        formula="tokens_per_second / output tokens",
-        inputs={},
-    )
-    section.put(
-        key="batch_per_replica",
-        value=plan.batch_per_replica,
-        unit="requests",
-        formula="largest batch within memory and the TTFT/TPOT targets",
-        inputs={},
-    )
-    section.put(
-        key="replicas",
-        value=plan.replicas,
-        unit="replicas",
-        formula="max(required rps / (0.8 x replica rps), concurrency / batch)",
-        inputs={
-            "required_rps": plan.required_rps,
-            "concurrency": plan.required_concurrency,
-        },
-    )
-
-
 def parallelism_section(sized: SizedWorkload, explainer: Explainer) -> dict:
     """Training: the searched layout; serving: the split of one replica and the copies."""
     if sized.training:
@@ -179,9 +110,7 @@ def parallelism_section(sized: SizedWorkload, explainer: Explainer) -> dict:
             "headroom (TP within node, PP powers of two, ZeRO 0-3)"
         )
     else:
-        plan = sized.inference
-        values = (plan.tensor, plan.pipeline, plan.replicas, None)  # type: ignore[union-attr]
-        formula = "smallest t x p that fits and meets latency; data = replicas"
+        return serving_parallelism(sized, explainer)
     section = Section(explainer, "parallelism")
     for key, value in zip(LAYOUT_KEYS, values, strict=True):
         section.put(

@@ -20,10 +20,11 @@ from .fields import (
     read_numbers,
     require,
 )
+from .model_input import model_from_dict
 
 KINDS = ("training", "fine_tuning", "inference")
 TRAINING_PRECISIONS = ("bf16", "fp16", "fp8", "fp32")
-INFERENCE_PRECISIONS = ("bf16", "fp16", "fp8", "int8", "int4")
+INFERENCE_PRECISIONS = ("bf16", "fp16", "fp8", "int8", "int4", "mxfp4", "nvfp4")
 KV_PRECISIONS = ("bf16", "fp16", "fp8", "int8")
 RECOMPUTE = ("none", "selective", "full")
 OPTIMIZERS = ("adamw", "adam", "adam_8bit", "sgd", "adafactor")
@@ -95,16 +96,6 @@ class Constraints:
 # --------------------------------------------------------------------------- parsing
 
 MAX_GPU_COUNT = 1_000_000
-# A custom model's whole-number shape, read in this order.
-MODEL_COUNTS = (
-    "layers",
-    "hidden_size",
-    "attention_heads",
-    "vocab_size",
-    "kv_heads",
-    "head_dim",
-)
-MODEL_REQUIRED = ("layers", "hidden_size", "attention_heads", "vocab_size")
 INFERENCE_LOAD = (
     NumberField("concurrent_requests", integer=True),
     NumberField("tokens_per_second"),
@@ -119,120 +110,6 @@ STORAGE_FIELDS = (
 )
 
 
-def model_from_dict(
-    data: Any, catalog: Catalog, path: str = "workload.model"
-) -> ModelArch:
-    """A catalogue preset by key, or a custom architecture checked for consistency."""
-    if not isinstance(data, dict):
-        raise SizingInputError("must be an object", field=path)
-    if data.get("preset") is not None:
-        return _preset(data["preset"], catalog, path)
-    for name in MODEL_REQUIRED:
-        require(data, name, path, "is required for a custom model")
-    counts = {
-        name: read_number(data, name, path, integer=True) for name in MODEL_COUNTS
-    }
-    head_dim = _head_dim(counts, path)
-    kv_heads = _kv_heads(counts, path)
-    gated = read_bool(data, "gated_ffn", path, True)
-    ffn = read_number(data, "ffn_hidden_size", path, integer=True)
-    if ffn is None:
-        ffn = 4 * counts["hidden_size"]  # GPT convention; gated FFNs should give theirs
-    experts, active_experts = _moe_experts(data, path)
-    params_b, active_params_b = _param_counts_given(data, path)
-    return ModelArch(
-        key=str(data.get("key") or "custom"),
-        name=str(data.get("name") or "Custom model"),
-        layers=counts["layers"],
-        hidden_size=counts["hidden_size"],
-        attention_heads=counts["attention_heads"],
-        kv_heads=kv_heads,
-        head_dim=head_dim,
-        ffn_hidden_size=ffn,
-        vocab_size=counts["vocab_size"],
-        gated_ffn=gated,
-        moe_experts=experts,
-        moe_active_experts=active_experts,
-        params_b=params_b,
-        active_params_b=active_params_b,
-        params_override_b=params_b,
-        active_params_override_b=active_params_b,
-        source="user input",
-        **_model_options(data, path),
-    )
-
-
-def _preset(key: Any, catalog: Catalog, path: str) -> ModelArch:
-    if not isinstance(key, str) or key not in catalog.presets:
-        raise SizingInputError(f"unknown model preset {key!r}", field=f"{path}.preset")
-    return catalog.presets[key]
-
-
-def _head_dim(counts: dict[str, Any], path: str) -> int:
-    if counts["head_dim"] is not None:
-        return counts["head_dim"]
-    hidden, heads = counts["hidden_size"], counts["attention_heads"]
-    if hidden % heads:
-        raise SizingInputError(
-            "hidden_size must be divisible by attention_heads (or give head_dim)",
-            field=f"{path}.hidden_size",
-        )
-    return hidden // heads
-
-
-def _kv_heads(counts: dict[str, Any], path: str) -> int:
-    """KV heads default to the attention heads (multi-head attention); GQA groups must
-    divide the heads evenly."""
-    heads = counts["attention_heads"]
-    kv_heads = counts["kv_heads"] or heads
-    if kv_heads > heads or heads % kv_heads:
-        raise SizingInputError(
-            "attention_heads must be a multiple of kv_heads", field=f"{path}.kv_heads"
-        )
-    return kv_heads
-
-
-def _moe_experts(data: dict, path: str) -> tuple[int | None, int | None]:
-    experts = read_number(data, "moe_experts", path, integer=True)
-    active = read_number(data, "moe_active_experts", path, integer=True)
-    if experts and experts > 1:
-        if active is None:
-            raise SizingInputError(
-                "is required when moe_experts > 1", field=f"{path}.moe_active_experts"
-            )
-        if active > experts:
-            raise SizingInputError(
-                "must not exceed moe_experts", field=f"{path}.moe_active_experts"
-            )
-    return experts, active
-
-
-def _param_counts_given(data: dict, path: str) -> tuple[float | None, float | None]:
-    """Published parameter counts, which override the ones computed from the shape."""
-    params_b = read_number(data, "params_b", path)
-    active_params_b = read_number(data, "active_params_b", path)
-    if params_b and active_params_b and active_params_b > params_b:
-        raise SizingInputError(
-            "must not exceed params_b", field=f"{path}.active_params_b"
-        )
-    return params_b, active_params_b
-
-
-def _model_options(data: dict, path: str) -> dict[str, Any]:
-    return {
-        "tied_embeddings": read_bool(data, "tied_embeddings", path, False),
-        "max_context_tokens": read_number(
-            data, "max_context_tokens", path, integer=True
-        ),
-        "arch_style": read_choice(data, "arch_style", path, ("llama", "gpt"), "llama"),
-        "qkv_bias": read_bool(data, "qkv_bias", path, False),
-        "kv_lora_rank": read_number(data, "kv_lora_rank", path, integer=True),
-        "qk_rope_head_dim": read_number(
-            data, "qk_rope_head_dim", path, integer=True, allow_zero=True
-        ),
-    }
-
-
 def workload_from_dict(data: Any, catalog: Catalog) -> Workload:
     """Parse the API body's ``workload`` object; raise SizingInputError naming the field."""
     path = "workload"
@@ -244,7 +121,10 @@ def workload_from_dict(data: Any, catalog: Catalog) -> Workload:
     model = model_from_dict(data["model"], catalog)
     training = kind != "inference"
     precisions = TRAINING_PRECISIONS if training else INFERENCE_PRECISIONS
-    precision = read_choice(data, "precision", path, precisions, "bf16")
+    # Serving defaults to the precision the weights are published in (DeepSeek-V3 FP8,
+    # gpt-oss MXFP4); training to BF16.
+    default = "bf16" if training else model.native_precision
+    precision = read_choice(data, "precision", path, precisions, default)
     seq_len = read_number(data, "seq_len", path, integer=True)
     limit = model.max_context_tokens
     if training:

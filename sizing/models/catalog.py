@@ -68,6 +68,7 @@ class Accelerator(CatalogRow):
     )
     fp8_dense_tflops = models.FloatField(_("FP8 dense (TFLOPS)"), null=True, blank=True)
     int8_dense_tops = models.FloatField(_("INT8 dense (TOPS)"), null=True, blank=True)
+    fp4_dense_tflops = models.FloatField(_("FP4 dense (TFLOPS)"), null=True, blank=True)
     tdp_w = models.FloatField(_("TDP (W)"), null=True, blank=True)
     form_factor = models.CharField(_("form factor"), max_length=200, blank=True)
     scaleup_link = models.CharField(_("scale-up link"), max_length=200, blank=True)
@@ -224,6 +225,25 @@ class ModelPreset(CatalogRow):
     qkv_bias = models.BooleanField(_("QKV bias"), default=False)
     kv_lora_rank = models.PositiveIntegerField(null=True, blank=True)
     qk_rope_head_dim = models.PositiveIntegerField(null=True, blank=True)
+    q_lora_rank = models.PositiveIntegerField(null=True, blank=True)
+    qk_nope_head_dim = models.PositiveIntegerField(null=True, blank=True)
+    v_head_dim = models.PositiveIntegerField(null=True, blank=True)
+    moe_ffn_hidden_size = models.PositiveIntegerField(
+        _("expert FFN hidden size"), null=True, blank=True
+    )
+    moe_shared_experts = models.PositiveIntegerField(_("shared experts"), default=0)
+    moe_dense_layers = models.PositiveIntegerField(
+        _("dense layers in an MoE model"), default=0
+    )
+    sliding_window_tokens = models.PositiveIntegerField(
+        _("local attention window (tokens)"), null=True, blank=True
+    )
+    sliding_window_layers = models.PositiveIntegerField(
+        _("local attention layers"), default=0
+    )
+    native_precision = models.CharField(
+        _("published weight precision"), max_length=10, default="bf16"
+    )
 
     class Meta(CatalogRow.Meta):
         verbose_name = _("model preset")

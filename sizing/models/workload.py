@@ -20,7 +20,16 @@ class Precision(models.TextChoices):
     FP8 = "fp8", "FP8"
     INT8 = "int8", "INT8"
     INT4 = "int4", "INT4"
+    MXFP4 = "mxfp4", "MXFP4"
+    NVFP4 = "nvfp4", "NVFP4"
     FP32 = "fp32", "FP32"
+
+
+class KvCachePrecision(models.TextChoices):
+    BF16 = "bf16", "BF16"
+    FP16 = "fp16", "FP16"
+    FP8 = "fp8", "FP8"
+    INT8 = "int8", "INT8"
 
 
 class WorkloadQuerySet(models.QuerySet):
@@ -81,6 +90,14 @@ class Workload(models.Model):
     )
     ttft_ms = models.FloatField(_("TTFT target (ms)"), null=True, blank=True)
     tpot_ms = models.FloatField(_("TPOT target (ms)"), null=True, blank=True)
+    # serving only (ignored for training); empty: the engine's default, bf16
+    kv_cache_precision = models.CharField(
+        _("KV cache precision"),
+        max_length=10,
+        choices=KvCachePrecision.choices,
+        default=KvCachePrecision.BF16,
+        blank=True,
+    )
     dataset_tb = models.FloatField(_("dataset (TB)"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -117,6 +134,8 @@ class Workload(models.Model):
             value = getattr(self, name)
             if value is not None:
                 data[name] = value
+        if not self.is_training and self.kv_cache_precision:
+            data["kv_cache_precision"] = self.kv_cache_precision
         return data
 
 

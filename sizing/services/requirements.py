@@ -49,6 +49,7 @@ WORKLOAD_FIELDS = (
     "seq_len",
     *TRAINING_FIELDS,
     *(f for f in INFERENCE_FIELDS if f not in TRAINING_FIELDS),
+    "kv_cache_precision",
     "dataset_tb",
 )
 

@@ -209,3 +209,66 @@ def test_openapi_schema_documents_the_sizing_endpoints(api_for, it_lead):
     assert "/api/v1/procurements/{procurement_pk}/sizing-plans/" in schema["paths"]
     assert "EstimateInputRequest" in schema["components"]["schemas"]
     assert "EstimateResult" in schema["components"]["schemas"]
+
+
+DEEPSEEK_SERVE = {
+    "workload": {
+        "kind": "inference",
+        "model": {"preset": "deepseek-v3"},
+        "context_tokens": 31744,
+        "output_tokens": 1024,
+        "concurrent_requests": 64,
+    },
+    "accelerator": "h200-sxm-141gb",
+}
+
+
+def test_estimate_reports_expert_parallelism_dp_attention_and_kv_precision(
+    client, catalog
+):
+    body = client.post(ESTIMATE, DEEPSEEK_SERVE, content_type="application/json")
+    assert body.status_code == 200
+    result = body.json()
+    # FP8 by default (the published weights); one node, experts over all 8 GPUs, the
+    # 64 bf16 latents held once: by data-parallel ranks or striped over a TP group
+    layout = result["parallelism"]
+    assert result["gpu_count"] == 8
+    assert layout["expert"] == 8
+    assert layout["attention_data"] * layout["decode_context"] == 8
+    assert result["inference"]["kv_precision"] == "bf16"
+    explained = {e["quantity"] for e in result["explanation"]}
+    assert {"parallelism.expert", "inference.experts_touched"} <= explained
+    fp8_kv = {
+        **DEEPSEEK_SERVE,
+        "workload": {**DEEPSEEK_SERVE["workload"], "kv_cache_precision": "fp8"},
+    }
+    halved = client.post(ESTIMATE, fp8_kv, content_type="application/json").json()
+    assert halved["memory"]["kv_cache_bytes_per_token"] == 61 * 576  # 35,136 B
+
+
+def test_model_presets_list_the_2025_architecture_details(client, catalog):
+    presets = {
+        p["key"]: p
+        for p in client.get("/api/v1/model-presets/?page_size=100").json()["results"]
+    }
+    kimi = presets["kimi-k2"]
+    assert (kimi["moe_experts"], kimi["moe_shared_experts"]) == (384, 1)
+    assert (kimi["kv_lora_rank"], kimi["native_precision"]) == (512, "fp8")
+    assert presets["gpt-oss-120b"]["sliding_window_tokens"] == 128
+
+
+def test_workload_api_stores_the_kv_cache_precision(
+    api_for, it_lead, procurement, catalog
+):
+    url = f"/api/v1/procurements/{procurement.pk}/workloads/"
+    body = {
+        "name": "chat",
+        "kind": "inference",
+        "model_preset": "qwen3-32b",
+        "concurrent_requests": 32,
+        "kv_cache_precision": "fp8",
+    }
+    created = api_for(it_lead).post(url, body, format="json")
+    assert created.status_code == 201, created.json()
+    assert created.json()["kv_cache_precision"] == "fp8"
+    assert Workload.objects.get().to_engine_dict()["kv_cache_precision"] == "fp8"

@@ -96,3 +96,23 @@ def test_catalog_page_shows_price_currency_date_and_estimate_marker(client, cata
     html = client.get("/catalog/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "USD 24,875" in html and "2020-05" in html  # A100 40GB server share
     assert 'class="badge warn">estimate' in html
+
+
+@pytest.mark.parametrize(
+    ("key", "fp4"),
+    [
+        ("b200-sxm-180gb", 9000.0),  # 18 PF FP4 with sparsity / 2 (NVIDIA HGX table)
+        ("b300-sxm-288gb", 13500.0),  # HGX B300 108 PF dense / 8 GPUs
+        ("gb200-nvl-186gb", 10000.0),  # 20 PF sparse / 2
+        ("mi355x-oam-288gb", 10000.0),  # AMD dense MXFP4 ~10 PF
+        ("h100-sxm-80gb", None),  # Hopper has no FP4 tensor cores
+    ],
+)
+def test_fp4_dense_peak_is_loaded_where_the_part_has_it(catalog, key, fp4):
+    assert Accelerator.objects.get(key=key).fp4_dense_tflops == fp4
+
+
+def test_catalogue_page_shows_the_fp4_column(client, catalog):
+    html = client.get("/catalog/").content.decode()
+    assert "BF16 / FP8 / INT8 / FP4" in html
+    assert "2250.0 / 4500.0 / 4500.0 / 9000.0" in html  # B200 dense BF16/FP8/INT8/FP4

@@ -269,3 +269,55 @@ def test_requirements_page_in_english_and_chinese(client_for, it_lead, procureme
     assert "保存并计算配置" in text
     assert "业务场景" in text
     assert "Save and compute sizing" not in text
+
+
+SERVE_DEEPSEEK = {
+    "name": "DeepSeek-V3 chat",
+    "kind": "inference",
+    "model_preset": "deepseek-v3",
+    "precision": "fp8",
+    "context_tokens": 31744,
+    "output_tokens": 1024,
+    "concurrent_requests": 64,
+    "kv_cache_precision": "fp8",
+}
+
+
+def test_sizing_tab_shows_expert_parallelism_dp_attention_and_kv_precision(
+    client_for, it_lead, procurement, catalog
+):
+    services.create_workload(procurement=procurement, **SERVE_DEEPSEEK)
+    post = {**REQUIREMENT_POST, "scenario": "inference"}
+    post["accelerator_key"] = "h200-sxm-141gb"
+    client = _english(client_for(it_lead))
+    assert client.post(f"/procurements/{procurement.pk}/requirements/", post)
+    plan = SizingPlan.objects.get()
+    served = plan.result["workloads"][0]
+    assert served["inference"]["kv_precision"] == "fp8"
+    # FP8 latents halve the cache: one node, experts over all 8 GPUs, attention split
+    # into data-parallel ranks (TP2 x DP4 wins on TPOT at the same GPU count)
+    layout = served["parallelism"]
+    assert (plan.result["gpu_count"], layout["expert"]) == (8, 8)
+    ranks, striped = layout["attention_data"], layout["decode_context"]
+    assert ranks * layout["tensor"] == 8
+    html = client.get(f"/procurements/{procurement.pk}/sizing/").content.decode()
+    assert f"expert parallel 8 · data-parallel attention {ranks}" in html
+    assert "KV cache FP8" in html
+    assert (f"decode context parallel {striped}" in html) == (striped > 1)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hans"
+    zh = client.get(f"/procurements/{procurement.pk}/sizing/").content.decode()
+    assert f"专家并行 8 · 注意力数据并行 {ranks}" in zh
+    assert (f"解码上下文并行 {striped}" in zh) == (striped > 1)
+    assert "KV 缓存 FP8" in zh
+
+
+def test_workload_form_offers_the_kv_cache_precision(
+    client_for, it_lead, procurement, catalog
+):
+    html = (
+        _english(client_for(it_lead))
+        .get(f"/procurements/{procurement.pk}/requirements/workloads/new/")
+        .content.decode()
+    )
+    assert 'name="kv_cache_precision"' in html
+    assert '<option value="fp8">FP8</option>' in html

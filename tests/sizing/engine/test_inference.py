@@ -1,7 +1,7 @@
 import pytest
 
 from sizing.engine import estimate
-from sizing.engine.inference import ETA_MEM
+from sizing.engine.serving_needs import ETA_COMPUTE, ETA_MEM
 
 
 def test_decode_of_one_request_is_bound_by_reading_the_weights(catalog, make):
@@ -13,10 +13,13 @@ def test_decode_of_one_request_is_bound_by_reading_the_weights(catalog, make):
         concurrent_requests=1,
     )
     r = estimate(w, catalog, "h100-sxm-80gb")
-    # weights 8,030,261,248 x 2 B = 16.06 GB; KV read (1024 + 64) x 131,072 B = 0.143 GB
-    # step = 16.203 GB / (3.35 TB/s x 0.7) = 6.909 ms; TPOT adds prefill/128 for batch 1
-    step_s = (8_030_261_248 * 2 + 1088 * 131_072) / (3.35e12 * ETA_MEM)
-    prefill_s = (2 * 8_030_261_248 * 1024 + 2 * 32 * 1024**2 * 4096) / (989e12 * 0.5)
+    # Streamed per step: every weight but the embedding table (a lookup): (8,030,261,248
+    # - 128,256 x 4,096) x 2 B = 15.01 GB; KV read (1024 + 64) x 131,072 B = 0.143 GB
+    # step = 15.152 GB / (3.35 TB/s x 0.7) = 6.461 ms (compute 2 x 7.5e9 FLOPs: 0.03 ms)
+    # TPOT adds the batch's prefill spread over its 128 output tokens
+    streamed = 8_030_261_248 - 128_256 * 4_096
+    step_s = (streamed * 2 + 1088 * 131_072) / (3.35e12 * ETA_MEM)
+    prefill_s = (2 * streamed * 1024 + 2 * 32 * 1024**2 * 4096) / (989e12 * ETA_COMPUTE)
     assert r.inference["tpot_ms"] == pytest.approx((step_s + prefill_s / 128) * 1e3)
     assert r.inference["ttft_ms"] == pytest.approx((prefill_s + step_s) * 1e3)
     assert r.parallelism["tensor"] == 1

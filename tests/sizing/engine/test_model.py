@@ -58,9 +58,20 @@ def test_mixtral_active_parameters_count_two_experts(catalog):
     assert active == 12_879_925_248
 
 
-def test_deepseek_v3_uses_published_total_and_active_counts(catalog):
-    # DeepSeek-V3 report: 671 B total, 37 B activated per token
-    assert param_counts(catalog.presets["deepseek-v3"]) == (671e9, 37e9)
+def test_deepseek_v3_count_from_mla_shared_experts_and_dense_layers(catalog):
+    # Per layer MLA: q 7168*1536 + 1536 + 1536*128*192 = 48,760,320; kv 7168*576 + 512
+    #   = 4,129,280; kv up 512*128*256 = 16,777,216; out 128*128*7168 = 117,440,512
+    #   -> 187,107,328 x 61 = 11,413,547,008
+    # 3 dense FFN 3*7168*18432 = 396,361,728 each -> 1,189,085,184
+    # 58 MoE layers x (256 routed + 1 shared) x 3*7168*2048 (44,040,192)
+    #   = 656,463,101,952; routers 58 x 7168 x 256 = 106,430,464
+    # embeddings 2 x 129280 x 7168 = 1,853,358,080; norms 61 x 2 x 7168 + 7168
+    # total 671,026,404,352 (report: 671 B); active: 58 x 9 experts instead of 257
+    #   -> 37,552,282,624 (report: 37 B)
+    assert derived_param_counts(catalog.presets["deepseek-v3"]) == (
+        671_026_404_352,
+        37_552_282_624,
+    )
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,274 @@
+"""Memory and latency of one serving layout at a batch (sizing-formulas section 9).
+
+A decode step per GPU and pipeline stage is two kernel groups run one after the other,
+each the slower of its compute and its memory traffic (roofline per kernel):
+- weight GEMMs: 2 x active parameters per token (the embedding lookup excluded) against
+  the bytes of the attention weights of the GPU's attention rank, the dense FFN /
+  shared-expert / head shards and the routed experts the step's tokens touch. B tokens
+  each choosing k of E experts touch E (1 - (1 - k/E)^B) of them on average (uniform
+  routing), so small batches stream only a fraction of an MoE;
+- attention: the core over the cached context against the KV cache of the rank's own
+  requests.
+With p stages, p micro-batches of B/p requests are in flight and a token passes every
+stage: TPOT = p x stage time. Collectives add latency plus volume over the link (all-reduce
+2(n-1)/n x tokens x h x 2 B; MoE all-to-all: FP8 dispatch + BF16 combine, 3 B per hidden
+value and routed copy, DeepSeek-V3 report section 3.3 / DeepEP).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .catalog import ModelArch
+from .memory import FRAGMENTATION_SHARE, RUNTIME_CONTEXT_BYTES, InferenceMemory
+from .parallelism import COLLECTIVE_EFFICIENCY, Fabric
+from .serving_layout import ServingLayout
+from .serving_needs import DeviceRates, ServingNeeds
+
+# Small-message collective latency per step (assumed, as NCCL small all-reduce).
+COLLECTIVE_LATENCY_S = {"scaleup": 5e-6, "pcie": 15e-6, "network": 25e-6}
+PIPELINE_HOP_S = 20e-6
+ALL_TO_ALL_BYTES_PER_VALUE = 3.0  # FP8 dispatch (1 B) + BF16 combine (2 B)
+LOGIT_BYTES = 4.0  # fp32 logits of each decoded token, vocab-parallel
+
+
+@dataclass(frozen=True)
+class Link:
+    kind: str
+    latency_s: float
+    bytes_per_s: float
+
+
+def group_link(size: int, fabric: Fabric) -> Link | None:
+    """The link a group of ``size`` GPUs talks over: NVLink-class inside the scale-up
+    domain, PCIe inside a node without one, else the scale-out NICs."""
+    if size <= 1:
+        return None
+    if size <= fabric.scaleup_domain and size <= max(fabric.gpus_per_node, 1):
+        kind, gbs = "scaleup", fabric.scaleup_gbs
+    elif size <= fabric.gpus_per_node:
+        kind, gbs = "pcie", fabric.pcie_gbs
+    else:
+        kind, gbs = "network", fabric.scaleout_gbs
+    return Link(kind, COLLECTIVE_LATENCY_S[kind], gbs * 1e9 * COLLECTIVE_EFFICIENCY)
+
+
+@dataclass(frozen=True)
+class Collective:
+    """Cost of one layer's collectives: latency + per stage token + per rank token."""
+
+    latency_s: float = 0.0
+    per_token_s: float = 0.0
+    per_rank_token_s: float = 0.0
+
+    def __add__(self, other: Collective) -> Collective:
+        return Collective(
+            self.latency_s + other.latency_s,
+            self.per_token_s + other.per_token_s,
+            self.per_rank_token_s + other.per_rank_token_s,
+        )
+
+    def scaled(self, share: float) -> Collective:
+        return Collective(
+            self.latency_s * share,
+            self.per_token_s * share,
+            self.per_rank_token_s * share,
+        )
+
+    def seconds(self, tokens: float, rank_tokens: float) -> float:
+        return (
+            self.latency_s
+            + self.per_token_s * tokens
+            + self.per_rank_token_s * rank_tokens
+        )
+
+
+def _all_reduce(
+    link: Link | None, size: int, hidden: int, per_rank: bool
+) -> Collective:
+    """Ring all-reduce: 2 (n - 1) / n x tokens x h x 2 B over the link."""
+    if link is None:
+        return Collective()
+    per_token = 2.0 * (size - 1) / size * hidden * 2.0 / link.bytes_per_s
+    if per_rank:
+        return Collective(link.latency_s, 0.0, per_token)
+    return Collective(link.latency_s, per_token, 0.0)
+
+
+def _all_to_all(link: Link | None, size: int, hidden: int, top_k: int) -> Collective:
+    """Dispatch + combine of each rank token to its k experts' GPUs."""
+    if link is None:
+        return Collective()
+    volume = top_k * hidden * ALL_TO_ALL_BYTES_PER_VALUE * (size - 1) / size
+    return Collective(2.0 * link.latency_s, 0.0, volume / link.bytes_per_s)
+
+
+def experts_touched(experts: int, top_k: int, tokens: float) -> float:
+    """Expected distinct experts B tokens touch choosing k of E: E (1 - (1 - k/E)^B)."""
+    if not experts:
+        return 0.0
+    return experts * (1.0 - (1.0 - top_k / experts) ** tokens)
+
+
+class LayoutCost:
+    """One layout's per-GPU memory and its decode/prefill timing model."""
+
+    def __init__(
+        self,
+        m: ModelArch,
+        fabric: Fabric,
+        needs: ServingNeeds,
+        rates: DeviceRates,
+        layout: ServingLayout,
+    ) -> None:
+        self.m, self.needs, self.rates, self.layout = m, needs, rates, layout
+        p, g, tp = layout.pipeline, layout.stage_gpus, layout.attention_tensor
+        self.dp = layout.attention_data
+        weights = needs.weights
+        self.kv_divisor = layout.decode_context if m.is_mla else min(tp, m.kv_heads)
+        self.weights_per_gpu = (
+            weights.attention / tp + (weights.total - weights.attention) / g
+        ) / p
+        self.fixed_read_bytes = (
+            weights.attention / tp
+            + (weights.dense_ffn + weights.shared_experts + weights.head) / g
+        ) / p
+        self.expert_read_bytes = weights.routed_expert * weights.moe_layers / (g * p)
+        self.kv_per_request = needs.kv_bytes_per_request / (self.kv_divisor * p)
+        self.kv_read_per_request = needs.kv_read_bytes_per_request / (
+            self.kv_divisor * p
+        )
+        self.logits_per_request = LOGIT_BYTES * m.vocab_size / g
+        self.activation_bytes = (
+            needs.prefill_chunk_tokens * needs.activation_width * 2.0 / tp
+        )
+        self.collective = self._layer_collective(fabric)
+        self.stage_collective = self.collective.scaled(m.layers / p)
+        self.prefill_latency_s, self.prefill_work_s = self._prefill()
+        self._steps: dict[int, float] = {}
+
+    # ------------------------------------------------------------------ memory
+
+    def max_batch(self) -> int:
+        """Requests whose cache fits beside weights and activations (0: none)."""
+        room = (
+            self.rates.memory_budget_bytes
+            - self.weights_per_gpu
+            - self.activation_bytes
+        )
+        per_rank = self.kv_per_request + self.dp * self.logits_per_request
+        if room <= 0:
+            return 0
+        return int(room // per_rank) * self.dp
+
+    def memory(self, batch: int) -> InferenceMemory:
+        """One GPU at ``batch`` requests per replica."""
+        kv = math.ceil(batch / self.dp) * self.kv_per_request
+        activations = self.activation_bytes + batch * self.logits_per_request
+        live = self.weights_per_gpu + kv + activations
+        overhead = RUNTIME_CONTEXT_BYTES + FRAGMENTATION_SHARE * live
+        return InferenceMemory(self.weights_per_gpu, kv, activations, overhead)
+
+    # ------------------------------------------------------------------ timing
+
+    def _layer_collective(self, fabric: Fabric) -> Collective:
+        """Collectives of one layer (averaged over dense and MoE layers). Tensor-parallel
+        attention all-reduces its output; FFNs all-reduce over the stage, except MoE
+        layers behind data-parallel attention, which dispatch and combine tokens
+        all-to-all."""
+        m, layout = self.m, self.layout
+        hidden, width = m.hidden_size, layout.stage_gpus
+        attention_link = group_link(layout.attention_tensor, fabric)
+        stage_link = group_link(width, fabric)
+        attention = _all_reduce(
+            attention_link, layout.attention_tensor, hidden, per_rank=True
+        )
+        ffn = _all_reduce(stage_link, width, hidden, per_rank=False)
+        moe = ffn
+        if self.dp > 1 and layout.expert_parallel > 1:
+            top_k = self.needs.weights.active_experts
+            moe = _all_to_all(stage_link, width, hidden, top_k)
+        moe_share = self.needs.weights.moe_layers / m.layers
+        layer = attention + ffn.scaled(1.0 - moe_share) + moe.scaled(moe_share)
+        return layer + self._striping(attention_link)
+
+    def _striping(self, link: Link | None) -> Collective:
+        """Decode context parallelism: gather every head's latent query, then exchange
+        partial outputs (+ LSE) over the TP group, 2 x heads x (kv_lora + rope +
+        kv_lora) B per rank token (absorbed MLA, bf16)."""
+        ranks = self.layout.decode_context
+        if ranks <= 1 or link is None:
+            return Collective()
+        m = self.m
+        latent = (
+            (m.kv_lora_rank or 0) + (m.qk_rope_head_dim or 0) + (m.kv_lora_rank or 0)
+        )
+        volume = m.attention_heads * latent * 2.0 * (ranks - 1) / ranks
+        return Collective(2.0 * link.latency_s, 0.0, volume / link.bytes_per_s)
+
+    def _prefill(self) -> tuple[float, float]:
+        """(latency of one request's prefill, replica time it consumes when many are
+        batched). Attention runs on the request's attention rank, FFNs on the stage."""
+        needs, rates, layout = self.needs, self.rates, self.layout
+        p, g, tp = layout.pipeline, layout.stage_gpus, layout.attention_tensor
+        context = needs.context_tokens
+        attention_s = (
+            2.0 * needs.attention_params * context / rates.gemm_flops_per_s
+            + needs.prefill_core_flops / rates.attention_flops_per_s
+        )
+        ffn_s = 2.0 * needs.ffn_active_params * context / rates.gemm_flops_per_s
+        comm_s = self.collective.scaled(self.m.layers).seconds(context, context)
+        latency = attention_s / (tp * p) + ffn_s / (g * p) + comm_s
+        return latency, (attention_s + ffn_s) / (g * p)
+
+    def stage_s(self, tokens: int) -> float:
+        """One pipeline stage decoding a micro-batch of ``tokens`` requests: the weight
+        GEMMs, then attention over the cache, each the slower of its compute and its
+        memory traffic (they run as separate kernels, one after the other)."""
+        needs, rates, layout = self.needs, self.rates, self.layout
+        p, g, tp = layout.pipeline, layout.stage_gpus, layout.attention_tensor
+        rank_tokens = math.ceil(tokens / self.dp)
+        weights = needs.weights
+        touched = experts_touched(weights.experts, weights.active_experts, tokens)
+        weight_bytes = self.fixed_read_bytes + self.expert_read_bytes * touched
+        gemm_flops = (
+            2.0 * (rank_tokens * needs.attention_params / tp)
+            + 2.0 * tokens * needs.ffn_active_params / g
+        ) / p
+        gemm_s = max(
+            gemm_flops / rates.gemm_flops_per_s,
+            weight_bytes / rates.decode_bytes_per_s,
+        )
+        core_flops = rank_tokens * needs.decode_core_flops / (tp * p)
+        attention_s = max(
+            core_flops / rates.attention_flops_per_s,
+            rank_tokens * self.kv_read_per_request / rates.decode_bytes_per_s,
+        )
+        return gemm_s + attention_s + self.stage_collective.seconds(tokens, rank_tokens)
+
+    def decode_step_s(self, batch: int) -> float:
+        """p stages, each on its micro-batch of batch / p, plus the stage hops."""
+        step = self._steps.get(batch)
+        if step is None:
+            pipeline = self.layout.pipeline
+            stage = self.stage_s(math.ceil(batch / pipeline))
+            step = pipeline * stage + (pipeline - 1) * PIPELINE_HOP_S
+            self._steps[batch] = step
+        return step
+
+    def tpot_s(self, batch: int) -> float:
+        """Time per output token with the batch's prefills interleaved into decoding."""
+        return (
+            self.decode_step_s(batch)
+            + batch * self.prefill_work_s / self.needs.output_tokens
+        )
+
+    def ttft_s(self, batch: int) -> float:
+        return self.prefill_latency_s + self.decode_step_s(batch)
+
+    def within_targets(self, batch: int) -> bool:
+        tpot_ms, ttft_ms = self.needs.tpot_ms, self.needs.ttft_ms
+        if tpot_ms is not None and self.tpot_s(batch) * 1e3 > tpot_ms:
+            return False
+        return not (ttft_ms is not None and self.ttft_s(batch) * 1e3 > ttft_ms)

@@ -1,0 +1,226 @@
+"""The ``inference`` section and the serving half of ``parallelism``: every figure of a
+serving plan with the formula, inputs and source behind it."""
+
+from __future__ import annotations
+
+from .explain import Explainer, Section
+from .memory import GB
+from .serving_needs import ETA_COMPUTE, ETA_MEM
+from .sized_workload import SizedWorkload
+
+SRC_SERVING = "sizing-formulas section 9; docs/methodology.md (serving)"
+SRC_LAYOUT = (
+    "DeepSeek-V3 report section 3.4 (EP, DP attention); SGLang --enable-dp-attention, "
+    "--dcp-size; vLLM --decode-context-parallel-size; Narayanan et al. 2021 (TP "
+    "inside NVLink)"
+)
+
+
+def _inputs(sized: SizedWorkload) -> dict:
+    plan, workload = sized.inference, sized.workload
+    assert plan is not None
+    return {
+        "peak_tflops": plan.peak_tflops,
+        "mem_bw_tbs": plan.mem_bw_tbs,
+        "tensor": plan.tensor,
+        "pipeline": plan.pipeline,
+        "expert": plan.expert_parallel,
+        "attention_data": plan.attention_data_parallel,
+        "decode_context": plan.decode_context,
+        "batch": plan.batch_per_replica,
+        "context": workload.context_tokens,
+        "output": workload.output_tokens,
+        "precision": workload.precision,
+        "kv_precision": plan.kv_precision,
+    }
+
+
+def inference_section(sized: SizedWorkload, explainer: Explainer) -> dict:
+    section = Section(explainer, "inference")
+    _latency(section, sized)
+    _serving_capacity(section, sized)
+    _weights_and_cache(section, sized)
+    return section.values
+
+
+def _latency(section: Section, sized: SizedWorkload) -> None:
+    plan, inputs = sized.inference, _inputs(sized)
+    assert plan is not None
+    section.put(
+        key="ttft_ms",
+        value=plan.ttft_s * 1e3,
+        unit="ms",
+        formula="prefill of one request + one decode step",
+        inputs=inputs,
+        source=SRC_SERVING,
+    )
+    section.put(
+        key="tpot_ms",
+        value=plan.tpot_s * 1e3,
+        unit="ms",
+        formula="decode step + batch x prefill work / output tokens (prefills "
+        "interleaved into decoding)",
+        inputs=inputs,
+        source=SRC_SERVING,
+    )
+    section.put(
+        key="decode_step_ms",
+        value=plan.decode_step_s * 1e3,
+        unit="ms",
+        formula=f"p x [max(compute at {ETA_COMPUTE} x peak, bytes / ({ETA_MEM} x HBM "
+        "BW)) + collectives] per stage; bytes = attention / t + (dense FFN + shared "
+        "experts + head) / g + experts touched / g + own requests' KV / KV divisor",
+        inputs=inputs,
+        source=SRC_SERVING,
+    )
+    section.put(
+        key="prefill_ms",
+        value=plan.prefill_s * 1e3,
+        unit="ms",
+        formula=f"(2 N_attention ctx + attention core) / (t x p) + 2 N_ffn ctx / (g x "
+        f"p) at {ETA_COMPUTE} x peak, + collectives; attention core = heads x (d_qk + "
+        "d_v) x ctx^2 per layer (window-capped on local layers)",
+        inputs=inputs,
+        source="sizing-formulas section 9; PaLM App. B",
+    )
+    section.put(
+        key="peak_tflops",
+        value=plan.peak_tflops,
+        unit="TFLOPS",
+        formula="dense peak at the weight precision; FP8/FP4 weights on a part without "
+        "those tensor cores are dequantised and multiplied at the BF16 peak",
+        inputs={"precision": inputs["precision"]},
+        source="accelerators.csv; vLLM Marlin weight-only kernels",
+    )
+
+
+def _serving_capacity(section: Section, sized: SizedWorkload) -> None:
+    plan = sized.inference
+    assert plan is not None
+    section.put(
+        key="tokens_per_second",
+        value=plan.tokens_per_second,
+        unit="tokens/s",
+        formula="replicas x batch / TPOT (output tokens, whole deployment, at the SLO)",
+        inputs={"replicas": plan.replicas},
+        source="sizing-formulas pitfall 9 (size at the SLO)",
+    )
+    section.put(
+        key="requests_per_second",
+        value=plan.requests_per_second,
+        unit="requests/s",
+        formula="tokens_per_second / output tokens",
+        inputs={},
+    )
+    section.put(
+        key="batch_per_replica",
+        value=plan.batch_per_replica,
+        unit="requests",
+        formula="largest batch within memory and the TTFT/TPOT targets",
+        inputs={"max_batch_by_memory": plan.max_batch_by_memory},
+    )
+    section.put(
+        key="replicas",
+        value=plan.replicas,
+        unit="replicas",
+        formula="max(required rps / (0.8 x replica rps), concurrency / batch)",
+        inputs={
+            "required_rps": plan.required_rps,
+            "concurrency": plan.required_concurrency,
+        },
+    )
+    section.put(
+        key="layouts_searched",
+        value=plan.layouts_searched,
+        unit="layouts",
+        formula="pipeline x stage width x attention split, smallest first; stops "
+        "once no larger layout can need fewer GPUs",
+        inputs={},
+        source=SRC_LAYOUT,
+    )
+
+
+def _weights_and_cache(section: Section, sized: SizedWorkload) -> None:
+    plan, inputs = sized.inference, _inputs(sized)
+    assert plan is not None
+    section.put(
+        key="weights_total_gb",
+        value=plan.weights_total_bytes / GB,
+        unit="GB",
+        formula="params x bytes(precision); MXFP4 / NVFP4 quantise FFN and expert "
+        "weights (4.25 / 4.5 bits), attention and embeddings stay 16-bit",
+        inputs={"precision": inputs["precision"]},
+        source="sizing-formulas 2; OCP MX v1.0; gpt-oss config.json",
+    )
+    section.put(
+        key="kv_precision",
+        value=plan.kv_precision,
+        unit="",
+        formula="given (default bf16; fp8 halves the cache)",
+        inputs={},
+    )
+    section.put(
+        key="kv_cache_gb_per_request",
+        value=plan.kv_bytes_per_request / GB,
+        unit="GB",
+        formula="bytes per token and layer x (full layers x (ctx + out) + local layers "
+        "x min(ctx + out, window)); GQA 2 x kv_heads x head_dim, MLA kv_lora + rope",
+        inputs=inputs,
+        source="sizing-formulas 5; DeepSeek-V2 report 2.1",
+    )
+    section.put(
+        key="max_batch_by_memory",
+        value=plan.max_batch_by_memory,
+        unit="requests",
+        formula="(budget - weights - activations) / (KV per request / KV divisor / p "
+        "+ logits) x attention ranks; budget = (0.9 x HBM - 1 GB) / 1.05",
+        inputs={**inputs, "kv_divisor": plan.kv_divisor},
+        source="sizing-formulas 5; pitfall 3",
+    )
+    section.put(
+        key="experts_touched",
+        value=plan.experts_touched,
+        unit="experts",
+        formula="E (1 - (1 - k/E)^(batch / p)) per MoE layer and decode step (0: dense)",
+        inputs=inputs,
+        source="expected distinct experts of B tokens each choosing k of E",
+    )
+
+
+def serving_parallelism(sized: SizedWorkload, explainer: Explainer) -> dict:
+    """The split of one replica: attention tensor x data parallel per stage, experts
+    over the stage, pipeline stages; data = replicas."""
+    plan = sized.inference
+    assert plan is not None
+    section = Section(explainer, "parallelism")
+    for key, value, formula in (
+        ("tensor", plan.tensor, "attention tensor-parallel degree (inside a node)"),
+        ("pipeline", plan.pipeline, "pipeline stages per replica"),
+        ("data", plan.replicas, "replicas"),
+        ("zero_stage", None, "not applicable to serving"),
+        (
+            "expert",
+            plan.expert_parallel,
+            "GPUs the experts of a stage are spread over (1: dense or tensor-sliced)",
+        ),
+        (
+            "attention_data",
+            plan.attention_data_parallel,
+            "data-parallel attention ranks per stage, each with its own requests' KV",
+        ),
+        (
+            "decode_context",
+            plan.decode_context,
+            "ranks of a tensor-parallel group the MLA latents are striped over by "
+            "token (decode context parallelism; 1: none)",
+        ),
+    ):
+        section.put(
+            key=key,
+            value=value,
+            unit="",
+            formula=f"{formula}; fewest GPUs that fit and meet the targets",
+            inputs={"stage_gpus": plan.stage_gpus},
+            source=SRC_LAYOUT,
+        )
+    return section.values
