@@ -96,8 +96,8 @@ BOTTLENECK_MESSAGES: dict[str, Any] = {
         "%(limit)s kW."
     ),
     "liquid_cooling_required": _(
-        "Racks draw %(value)s kW (air cooling removes at most %(limit)s kW) or the "
-        "platform is liquid-cooled, and the site has no liquid cooling."
+        "The platform is liquid-cooled (racks of %(value)s kW) and the site has no "
+        "liquid cooling."
     ),
     "software_stack_risk": _(
         "The %(value)s software stack is not CUDA: CUDA-only kernels and extensions "

@@ -2,6 +2,8 @@ import pytest
 
 from sizing.engine import Constraints, estimate
 from sizing.engine.network import fat_tree
+from sizing.engine.power import DEFAULT_PUE, SRC_PUE
+from tco.engine import DEFAULTS
 
 
 @pytest.mark.parametrize(
@@ -88,12 +90,50 @@ def test_power_uses_server_maximum_not_gpu_tdp_and_applies_pue(catalog, make):
         kind="training", model={"preset": "llama-2-70b"}, tokens_b=2000, gpu_count=64
     )
     p = estimate(w, catalog, "h100-sxm-80gb", Constraints(pue=1.25)).power
-    # 8 DGX H100 x 10.2 kW = 81.6 kW IT (not 8 x 8 x 0.7 = 44.8); 3 per 40 kW air rack
+    # 8 DGX H100 x 10.2 kW = 81.6 kW IT (not 8 x 8 x 0.7 = 44.8 kW)
     assert p["it_kw"] == pytest.approx(81.6)
-    assert p["nodes_per_rack"] == 3 and p["racks"] == 3
-    assert p["cooling"] == "air"
     assert p["facility_kw"] == pytest.approx(102.0)
     assert p["annual_mwh"] == pytest.approx(102.0 * 0.75 * 8760 / 1000)
+
+
+def test_air_cooled_rack_holds_four_dgx_h100_as_in_nvidias_superpod(catalog, make):
+    # NVIDIA DGX SuperPOD RA-11333-001: 4 x DGX H100 per air-cooled rack, 4 x 10.2 =
+    # 40.8 kW. The 50 kW air ceiling (containment 30-50 kW, hardware-facts section 4)
+    # admits it, so 8 nodes take 2 racks (not 3), and the rack stays air-cooled.
+    w = make(
+        kind="training", model={"preset": "llama-2-70b"}, tokens_b=2000, gpu_count=64
+    )
+    p = estimate(w, catalog, "h100-sxm-80gb").power
+    assert (p["nodes_per_rack"], p["racks"]) == (4, 2)
+    assert p["rack_kw"] == pytest.approx(40.8)
+    assert p["cooling"] == "air" and p["cooling_ceiling_kw"] == 50.0
+
+
+def test_air_only_chassis_is_never_labelled_liquid_even_when_the_site_allows_it(
+    catalog, make
+):
+    # DGX B200 (14.3 kW, air-cooled): floor(50 / 14.3) = 3 per rack = 42.9 kW
+    w = make(kind="training", model={"preset": "llama-3-8b"}, tokens_b=10, gpu_count=64)
+    r = estimate(w, catalog, "b200-sxm-180gb", Constraints(liquid_cooling_ok=True))
+    assert r.power["cooling"] == "air"
+    assert (r.power["nodes_per_rack"], r.power["racks"]) == (3, 3)
+    assert "liquid_cooling_required" not in {b.code for b in r.bottlenecks}
+
+
+def test_site_rack_limit_caps_the_nodes_per_rack(catalog, make):
+    # questionnaire rack limit 25 kW: floor(25 / 10.2) = 2 DGX H100 per rack
+    w = make(
+        kind="training", model={"preset": "llama-2-70b"}, tokens_b=2000, gpu_count=64
+    )
+    p = estimate(w, catalog, "h100-sxm-80gb", Constraints(rack_power_limit_kw=25)).power
+    assert (p["rack_limit_kw"], p["nodes_per_rack"], p["racks"]) == (25, 2, 4)
+
+
+def test_default_pue_is_the_tco_default_with_the_same_source(catalog, make):
+    assert DEFAULT_PUE == DEFAULTS["pue"].value == 1.3
+    assert DEFAULTS["pue"].source.split(";")[0] in SRC_PUE  # the MIIT plan
+    w = make(kind="training", model={"preset": "llama-3-8b"}, tokens_b=10, gpu_count=8)
+    assert estimate(w, catalog, "h100-sxm-80gb").power["pue"] == 1.3
 
 
 def test_nvl72_rack_needs_liquid_cooling(catalog, make):
