@@ -1,23 +1,34 @@
 """Training and fine-tuning: FLOPs, time, GPU count and the chosen parallel layout.
 
-T = C / (N x dense peak x MFU) / goodput (sizing-formulas section 7). Given a target in days
-the GPU count is the smallest node multiple that meets it and fits in memory; given a GPU
-count, the days follow.
+T = C / (N x dense peak x HFU) / goodput, with C the hardware FLOPs (model FLOPs plus
+recompute) and HFU from ``efficiency`` (sizing-formulas section 7). Given a target in
+days the GPU count is the smallest node multiple that meets it and fits in memory; given
+a GPU count, the days follow. When no layout fits, the plan says so and lists the
+cheapest changes that would (``remedies``).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .catalog import Accelerator, ServerPlatform
-from .efficiency import default_mfu, goodput
+from .efficiency import Efficiency, goodput, training_efficiency
 from .errors import SizingInputError
+from .memory import Recipe
 from .model import training_flops_per_token
-from .parallelism import Fabric, LayoutChoice, search
+from .parallelism import (
+    Fabric,
+    LayoutChoice,
+    TrainingJob,
+    candidate_layouts,
+    search,
+)
 from .workload import Workload
 
 MAX_GPUS = 1_000_000
+MAX_DOUBLINGS = 12
+MAX_COUNT_STEPS = 256
 
 
 @dataclass(frozen=True)
@@ -28,12 +39,15 @@ class TrainingPlan:
     recompute_flops: float
     peak_tflops: float
     mfu: float
+    hfu: float
     mfu_overridden: bool
+    efficiency: Efficiency
     goodput: float
     days: float
     gpu_hours: float
     choice: LayoutChoice
     memory_limited: bool  # GPU count raised above the time target to fit in memory
+    remedies: tuple = ()  # Remedy records when no layout fits
 
 
 def _peak(acc: Accelerator, w: Workload) -> float:
@@ -46,10 +60,23 @@ def _peak(acc: Accelerator, w: Workload) -> float:
     return peak
 
 
-def mfu_for(acc: Accelerator, w: Workload, gpus: int) -> float:
-    if w.mfu is not None:
-        return w.mfu
-    return default_mfu(acc.family, w.precision, gpus, w.model.is_moe)
+def efficiency_for(acc: Accelerator, w: Workload, gpus: int) -> Efficiency:
+    """The calibrated efficiency, or the buyer's MFU (model FLOPs) turned into HFU."""
+    calibrated = training_efficiency(
+        acc,
+        w.model,
+        gpus=gpus,
+        seq_len=w.seq_len,
+        precision=w.precision,
+        recompute=w.recompute,
+        lora_fraction=w.lora_trainable_fraction,
+    )
+    if w.mfu is None:
+        return calibrated
+    model, extra = training_flops_per_token(
+        w.model, w.seq_len, w.recompute, w.lora_trainable_fraction
+    )
+    return replace(calibrated, mfu=w.mfu, hfu=w.mfu * (model + extra) / model)
 
 
 def flops(w: Workload) -> tuple[float, float]:
@@ -61,18 +88,18 @@ def flops(w: Workload) -> tuple[float, float]:
 
 
 def days_for(acc: Accelerator, w: Workload, gpus: int, total_flops: float) -> float:
-    rate = gpus * _peak(acc, w) * 1e12 * mfu_for(acc, w, gpus)
+    rate = gpus * _peak(acc, w) * 1e12 * efficiency_for(acc, w, gpus).hfu
     return total_flops / rate / goodput(gpus, w.checkpoint_stall_share) / 86400.0
 
 
-def _round_gpus(n: int, per_node: int) -> int:
+def round_gpus(n: int, per_node: int) -> int:
     if n <= per_node:
         return 1 << max(0, math.ceil(math.log2(max(n, 1))))
     return math.ceil(n / per_node) * per_node
 
 
-def _next_gpus(n: int, per_node: int) -> int:
-    return n * 2 if n < per_node else _round_gpus(n * 2, per_node)
+def next_gpus(n: int, per_node: int) -> int:
+    return n * 2 if n < per_node else round_gpus(n * 2, per_node)
 
 
 def gpus_for_days(
@@ -94,54 +121,78 @@ def gpus_for_days(
             hi = mid
         else:
             lo = mid + 1
-    gpus = _round_gpus(lo, per_node)
-    while days_for(acc, w, gpus, total_flops) > target:  # MFU at the rounded count
+    gpus = round_gpus(lo, per_node)
+    while days_for(acc, w, gpus, total_flops) > target:  # HFU at the rounded count
         gpus += per_node
     return gpus
 
 
 @dataclass(frozen=True)
-class _LayoutSearch:
+class LayoutSearch:
     """The parallel-layout search of one workload on one accelerator, at any GPU count."""
 
     acc: Accelerator
     fabric: Fabric
     workload: Workload
-    step_flops: float
-    peak_tflops: float
 
     def best(self, gpus: int) -> LayoutChoice | None:
+        return search(self.job(gpus))
+
+    def divisible(self, gpus: int) -> bool:
+        """Some layout divides this many GPUs under the global batch."""
+        return next(candidate_layouts(self.job(gpus)), None) is not None
+
+    def next_divisible(self, gpus: int, per_node: int) -> int:
+        """The first node multiple from ``gpus`` that a layout divides (a count with
+        too few factors of two leaves too many data ranks for the batch)."""
+        for _ in range(MAX_COUNT_STEPS):
+            if self.divisible(gpus):
+                return gpus
+            gpus += per_node
+        return gpus
+
+    def job(self, gpus: int) -> TrainingJob:
         w = self.workload
-        return search(
-            w.model,
+        model_flops, recompute_flops = flops(w)
+        tokens = (w.tokens_b or 1.0) * 1e9
+        step_flops = (model_flops + recompute_flops) / tokens * w.global_batch_tokens
+        return TrainingJob(
+            model=w.model,
             gpus=gpus,
             fabric=self.fabric,
             memory_gb=self.acc.memory_gb,
-            seq_len=w.seq_len,
-            micro_batch=w.micro_batch,
+            recipe=recipe_of(w),
             global_batch_tokens=w.global_batch_tokens,
-            precision=w.precision,
-            optimizer=w.optimizer,
-            recompute=w.recompute,
-            lora_fraction=w.lora_trainable_fraction,
-            grad_accum_fp32=w.grad_accum_fp32,
-            step_flops=self.step_flops,
-            gpu_flops=self.peak_tflops * 1e12 * mfu_for(self.acc, w, gpus),
+            step_flops=step_flops,
+            gpu_flops=_peak(self.acc, w) * 1e12 * efficiency_for(self.acc, w, gpus).hfu,
         )
 
 
-def _grow_until_fits(
-    layouts: _LayoutSearch, gpus: int, choice: LayoutChoice | None, per_node: int
+def recipe_of(w: Workload) -> Recipe:
+    return Recipe(
+        seq_len=w.seq_len,
+        micro_batch=w.micro_batch,
+        precision=w.precision,
+        optimizer=w.optimizer,
+        recompute=w.recompute,
+        lora_fraction=w.lora_trainable_fraction,
+        grad_accum_fp32=w.grad_accum_fp32,
+        base_precision=w.base_precision,
+    )
+
+
+def grow_until_fits(
+    layouts: LayoutSearch, gpus: int, choice: LayoutChoice | None, per_node: int
 ) -> tuple[int, LayoutChoice | None, bool]:
     """Raise the GPU count (at most 12 doublings) until some layout fits in memory.
 
     Returns the count, its best layout and whether the count was raised for memory.
     """
     memory_limited = False
-    for _ in range(12):
+    for _ in range(MAX_DOUBLINGS):
         if choice is not None and choice.fits:
             break
-        larger = _next_gpus(gpus, per_node)
+        larger = next_gpus(gpus, per_node)
         if larger > MAX_GPUS:
             break
         trial = layouts.best(larger)
@@ -151,7 +202,7 @@ def _grow_until_fits(
     return gpus, choice, memory_limited
 
 
-def _no_layout_error(w: Workload, gpus: int) -> SizingInputError:
+def no_layout_error(w: Workload, gpus: int) -> SizingInputError:
     return SizingInputError(
         f"no tensor x pipeline x data layout divides {gpus} GPUs with a global batch of "
         f"{w.global_batch_tokens} tokens",
@@ -166,29 +217,32 @@ def plan_training(
     and a count too small to fit in memory is raised."""
     model_flops, recompute_flops = flops(w)
     total_flops = model_flops + recompute_flops
-    peak = _peak(acc, w)
     per_node = server.gpus_per_node
     if w.gpu_count is not None:
         gpus = w.gpu_count
     else:
         gpus = gpus_for_days(acc, w, total_flops, per_node)
-    step_flops = total_flops / ((w.tokens_b or 1.0) * 1e9) * w.global_batch_tokens
-    layouts = _LayoutSearch(acc, fabric, w, step_flops=step_flops, peak_tflops=peak)
+    layouts = LayoutSearch(acc, fabric, w)
+    if w.gpu_count is None:
+        gpus = layouts.next_divisible(gpus, per_node)
     choice = layouts.best(gpus)
     memory_limited = False
     if w.gpu_count is None:
-        gpus, choice, memory_limited = _grow_until_fits(layouts, gpus, choice, per_node)
+        gpus, choice, memory_limited = grow_until_fits(layouts, gpus, choice, per_node)
     if choice is None:
-        raise _no_layout_error(w, gpus)
+        raise no_layout_error(w, gpus)
     days = days_for(acc, w, gpus, total_flops)
+    efficiency = efficiency_for(acc, w, gpus)
     return TrainingPlan(
         gpus=gpus,
         total_flops=total_flops,
         model_flops=model_flops,
         recompute_flops=recompute_flops,
-        peak_tflops=peak,
-        mfu=mfu_for(acc, w, gpus),
+        peak_tflops=_peak(acc, w),
+        mfu=efficiency.mfu,
+        hfu=efficiency.hfu,
         mfu_overridden=w.mfu is not None,
+        efficiency=efficiency,
         goodput=goodput(gpus, w.checkpoint_stall_share),
         days=days,
         gpu_hours=days * 24.0 * gpus,
