@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .catalog import Accelerator, ModelArch
 from .model import attention_flops_per_token, training_flops_per_token
@@ -112,6 +113,29 @@ def training_efficiency(
     lora_fraction: float | None = None,
 ) -> Efficiency:
     """Steady-state HFU and MFU (see the module doc)."""
+    steady = _steady(acc, m, seq_len, precision, recompute, lora_fraction)
+    scale = scale_factor(gpus)
+    hfu = steady.hfu * scale
+    return Efficiency(
+        hfu,
+        steady.mfu * scale,
+        steady.ceiling,
+        steady.overhead,
+        steady.attention_share,
+        scale,
+    )
+
+
+@lru_cache(maxsize=1024)
+def _steady(
+    acc: Accelerator,
+    m: ModelArch,
+    seq_len: int,
+    precision: str,
+    recompute: str,
+    lora_fraction: float | None,
+) -> Efficiency:
+    """Everything but the scale factor (which depends only on the GPU count)."""
     model_flops, extra_flops = training_flops_per_token(
         m, seq_len, recompute, lora_fraction
     )
@@ -127,8 +151,7 @@ def training_efficiency(
         OVERHEAD_K0 + OVERHEAD_K1 * REFERENCE_WIDTH / m.hidden_size
     )
     ceiling = matmul_ceiling(acc)
-    scale = scale_factor(gpus)
-    rate_vs_bf16 = ceiling / overhead / time_per_flop * scale
+    rate_vs_bf16 = ceiling / overhead / time_per_flop
     if m.is_moe:
         rate_vs_bf16 *= MOE_COMPUTE_SHARE
     peak = acc.peak_tflops(precision) or bf16_peak
@@ -136,7 +159,7 @@ def training_efficiency(
         rate_vs_bf16 *= peak / bf16_peak
     hfu = rate_vs_bf16 * bf16_peak / peak
     return Efficiency(
-        hfu, hfu * model_flops / hardware_flops, ceiling, overhead, share, scale
+        hfu, hfu * model_flops / hardware_flops, ceiling, overhead, share, 1.0
     )
 
 

@@ -156,11 +156,12 @@ def micro_batches_of(job: TrainingJob, layout: Layout) -> int:
 
 
 def _schedules(layout: Layout, micro_batches: int, layers: int) -> list[int]:
-    """Chunks per GPU: 1 (1F1B), or 2/4 (interleaved) when m >= p and layers allow."""
+    """Chunks per GPU: 1 (1F1B), or 2/4 (interleaved) when m is a multiple of p (as
+    Megatron-LM requires) and the layers allow."""
     p = layout.pipeline
     if p == 1:
         return [1]
-    extra = [v for v in INTERLEAVE_CHUNKS if micro_batches >= p and layers >= p * v]
+    extra = [v for v in INTERLEAVE_CHUNKS if not micro_batches % p and layers >= p * v]
     return [1, *extra]
 
 
