@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from .models import Availability, WorkloadKind
+from .training_messages import TRAINING_QUANTITY_LABELS, remedy_summary
 
 #: Short titles (badges) of the engine's bottleneck codes.
 BOTTLENECK_TITLES: dict[str, Any] = {
@@ -317,6 +318,7 @@ QUANTITY_LABELS: dict[str, Any] = {
     "training.mfu": _("Model FLOPs utilization (MFU)"),
     "training.peak_tflops": _("Peak TFLOPS per GPU"),
     "training.total_flops": _("Total training FLOPs"),
+    **TRAINING_QUANTITY_LABELS,
 }
 
 
@@ -336,6 +338,8 @@ def _explained_value(value: Any) -> Any:
         return f"{value:.4g}"
     if isinstance(value, str):
         return COOLING_LABELS.get(value, value)
+    if isinstance(value, list) and all(isinstance(v, dict) for v in value):
+        return "; ".join(remedy_summary(v) for v in value) if value else "—"
     return value
 
 
