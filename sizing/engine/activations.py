@@ -62,9 +62,19 @@ def _stored_values_per_token(m: ModelArch) -> float:
     dropout = 0.5 * h if m.arch_style == "gpt" else 0.0  # 1-byte mask
     norms = 2.0 * h
     attention = h + q_width + 2.0 * kv_width + q_width + dropout
-    ffn = h + (3.0 if m.gated_ffn else 2.0) * f + dropout
-    experts = m.moe_active_experts if m.is_moe else 1
-    return norms + attention + experts * ffn
+    if not m.is_moe:
+        return norms + attention + h + (3.0 if m.gated_ffn else 2.0) * f + dropout
+    width, shared = expert_ffn_width(m)
+    expert = h + (3.0 if m.gated_ffn else 2.0) * width + dropout
+    return norms + attention + ((m.moe_active_experts or 1) + shared) * expert
+
+
+def expert_ffn_width(m: ModelArch) -> tuple[int, int]:
+    """(one expert's FFN width, shared experts per MoE layer). Catalogues that give
+    ``moe_ffn_hidden_size`` and ``moe_shared_experts`` (DeepSeek, Qwen3 MoE) are read
+    through ``ModelArch.expert_ffn_size``; otherwise the FFN width is the expert's."""
+    width = getattr(m, "expert_ffn_size", m.ffn_hidden_size)
+    return width, getattr(m, "moe_shared_experts", 0)
 
 
 def _score_bytes(m: ModelArch, seq_len: int, micro_batch: int) -> float:

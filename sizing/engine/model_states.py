@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .activations import Stage
+from .activations import Stage, expert_ffn_width
 from .catalog import ModelArch
 from .model import BYTES_PER_VALUE, embedding_params, layer_params, param_counts
 
@@ -81,9 +81,12 @@ def expert_share(m: ModelArch) -> float:
     if not m.is_moe:
         return 0.0
     h, d = m.hidden_size, m.head_dim
-    experts = m.moe_experts * (3 if m.gated_ffn else 2) * h * m.ffn_hidden_size
+    width, shared = expert_ffn_width(m)
+    one_expert = (3 if m.gated_ffn else 2) * h * width
+    experts = m.moe_experts * one_expert
     attention = 2 * h * m.attention_heads * d + 2 * h * m.kv_heads * d
-    return experts / (experts + attention + h * m.moe_experts + 2 * h)
+    rest = attention + shared * one_expert + h * m.moe_experts + 2 * h
+    return experts / (experts + rest)
 
 
 @dataclass(frozen=True)
@@ -203,5 +206,11 @@ def lora_adapter_params(m: ModelArch, rank: int) -> float:
     h, f = m.hidden_size, m.ffn_hidden_size
     q_width, kv_width = m.attention_heads * m.head_dim, m.kv_heads * m.head_dim
     attention = 2 * (h + q_width) + 2 * (h + kv_width)
-    ffn = (3 if m.gated_ffn else 2) * (h + f) * (m.moe_experts if m.is_moe else 1)
+    if m.is_moe:
+        width, shared = expert_ffn_width(m)
+        f = width
+        copies = m.moe_experts + shared
+    else:
+        copies = 1
+    ffn = (3 if m.gated_ffn else 2) * (h + f) * copies
     return float(rank * (attention + ffn) * m.layers)

@@ -27,7 +27,14 @@ from .activations import (
     logits_bytes,
 )
 from .catalog import ModelArch
-from .comm import StepTraffic, data_bytes, model_traffic
+from .comm import (  # re-exported: the serving code reads it from here
+    COLLECTIVE_EFFICIENCY as COLLECTIVE_EFFICIENCY,
+)
+from .comm import (
+    StepTraffic,
+    data_bytes,
+    model_traffic,
+)
 from .memory import (
     FRAGMENTATION_SHARE,
     GB,

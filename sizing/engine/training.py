@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from .catalog import Accelerator, ServerPlatform
-from .efficiency import Efficiency, goodput, training_efficiency
+from .efficiency import Efficiency, goodput, scale_factor, training_efficiency
 from .errors import SizingInputError
 from .memory import Recipe
 from .model import training_flops_per_token
@@ -60,23 +61,51 @@ def _peak(acc: Accelerator, w: Workload) -> float:
     return peak
 
 
-def efficiency_for(acc: Accelerator, w: Workload, gpus: int) -> Efficiency:
-    """The calibrated efficiency, or the buyer's MFU (model FLOPs) turned into HFU."""
-    calibrated = training_efficiency(
-        acc,
-        w.model,
-        gpus=gpus,
-        seq_len=w.seq_len,
-        precision=w.precision,
-        recompute=w.recompute,
-        lora_fraction=w.lora_trainable_fraction,
-    )
-    if w.mfu is None:
-        return calibrated
-    model, extra = training_flops_per_token(
-        w.model, w.seq_len, w.recompute, w.lora_trainable_fraction
-    )
-    return replace(calibrated, mfu=w.mfu, hfu=w.mfu * (model + extra) / model)
+@dataclass(frozen=True)
+class TrainingRates:
+    """One workload on one accelerator: its efficiency and days at any GPU count. The
+    GPU-count-independent part is computed once."""
+
+    acc: Accelerator
+    workload: Workload
+
+    @cached_property
+    def peak_tflops(self) -> float:
+        return _peak(self.acc, self.workload)
+
+    @cached_property
+    def steady(self) -> Efficiency:
+        """The calibrated efficiency at one GPU, or the buyer's MFU turned into HFU."""
+        w = self.workload
+        calibrated = training_efficiency(
+            self.acc,
+            w.model,
+            gpus=1,
+            seq_len=w.seq_len,
+            precision=w.precision,
+            recompute=w.recompute,
+            lora_fraction=w.lora_trainable_fraction,
+        )
+        if w.mfu is None:
+            return calibrated
+        model, extra = training_flops_per_token(
+            w.model, w.seq_len, w.recompute, w.lora_trainable_fraction
+        )
+        return replace(calibrated, mfu=w.mfu, hfu=w.mfu * (model + extra) / model)
+
+    def efficiency(self, gpus: int) -> Efficiency:
+        steady = self.steady
+        if self.workload.mfu is not None:
+            return steady
+        scale = scale_factor(gpus)
+        return replace(
+            steady, hfu=steady.hfu * scale, mfu=steady.mfu * scale, scale=scale
+        )
+
+    def days(self, gpus: int, total_flops: float) -> float:
+        rate = gpus * self.peak_tflops * 1e12 * self.efficiency(gpus).hfu
+        good = goodput(gpus, self.workload.checkpoint_stall_share)
+        return total_flops / rate / good / 86400.0
 
 
 def flops(w: Workload) -> tuple[float, float]:
@@ -88,8 +117,7 @@ def flops(w: Workload) -> tuple[float, float]:
 
 
 def days_for(acc: Accelerator, w: Workload, gpus: int, total_flops: float) -> float:
-    rate = gpus * _peak(acc, w) * 1e12 * efficiency_for(acc, w, gpus).hfu
-    return total_flops / rate / goodput(gpus, w.checkpoint_stall_share) / 86400.0
+    return TrainingRates(acc, w).days(gpus, total_flops)
 
 
 def round_gpus(n: int, per_node: int) -> int:
@@ -102,13 +130,11 @@ def next_gpus(n: int, per_node: int) -> int:
     return n * 2 if n < per_node else round_gpus(n * 2, per_node)
 
 
-def gpus_for_days(
-    acc: Accelerator, w: Workload, total_flops: float, per_node: int
-) -> int:
+def gpus_for_days(rates: TrainingRates, total_flops: float, per_node: int) -> int:
     """Smallest node-rounded GPU count whose predicted days meet the target (monotone)."""
-    target = w.target_days or 0.0
+    target = rates.workload.target_days or 0.0
     lo, hi = 1, 1
-    while days_for(acc, w, hi, total_flops) > target:
+    while rates.days(hi, total_flops) > target:
         hi *= 2
         if hi > MAX_GPUS:
             raise SizingInputError(
@@ -117,12 +143,12 @@ def gpus_for_days(
             )
     while lo < hi:
         mid = (lo + hi) // 2
-        if days_for(acc, w, mid, total_flops) <= target:
+        if rates.days(mid, total_flops) <= target:
             hi = mid
         else:
             lo = mid + 1
     gpus = round_gpus(lo, per_node)
-    while days_for(acc, w, gpus, total_flops) > target:  # HFU at the rounded count
+    while rates.days(gpus, total_flops) > target:  # HFU at the rounded count
         gpus += per_node
     return gpus
 
@@ -134,6 +160,21 @@ class LayoutSearch:
     acc: Accelerator
     fabric: Fabric
     workload: Workload
+
+    @cached_property
+    def rates(self) -> TrainingRates:
+        return TrainingRates(self.acc, self.workload)
+
+    @cached_property
+    def recipe(self) -> Recipe:
+        return recipe_of(self.workload)
+
+    @cached_property
+    def step_flops(self) -> float:
+        w = self.workload
+        model_flops, recompute_flops = flops(w)
+        tokens = (w.tokens_b or 1.0) * 1e9
+        return (model_flops + recompute_flops) / tokens * w.global_batch_tokens
 
     def best(self, gpus: int) -> LayoutChoice | None:
         return search(self.job(gpus))
@@ -152,19 +193,16 @@ class LayoutSearch:
         return gpus
 
     def job(self, gpus: int) -> TrainingJob:
-        w = self.workload
-        model_flops, recompute_flops = flops(w)
-        tokens = (w.tokens_b or 1.0) * 1e9
-        step_flops = (model_flops + recompute_flops) / tokens * w.global_batch_tokens
+        rates = self.rates
         return TrainingJob(
-            model=w.model,
+            model=self.workload.model,
             gpus=gpus,
             fabric=self.fabric,
             memory_gb=self.acc.memory_gb,
-            recipe=recipe_of(w),
-            global_batch_tokens=w.global_batch_tokens,
-            step_flops=step_flops,
-            gpu_flops=_peak(self.acc, w) * 1e12 * efficiency_for(self.acc, w, gpus).hfu,
+            recipe=self.recipe,
+            global_batch_tokens=self.workload.global_batch_tokens,
+            step_flops=self.step_flops,
+            gpu_flops=rates.peak_tflops * 1e12 * rates.efficiency(gpus).hfu,
         )
 
 
@@ -218,11 +256,12 @@ def plan_training(
     model_flops, recompute_flops = flops(w)
     total_flops = model_flops + recompute_flops
     per_node = server.gpus_per_node
+    layouts = LayoutSearch(acc, fabric, w)
+    rates = layouts.rates
     if w.gpu_count is not None:
         gpus = w.gpu_count
     else:
-        gpus = gpus_for_days(acc, w, total_flops, per_node)
-    layouts = LayoutSearch(acc, fabric, w)
+        gpus = gpus_for_days(rates, total_flops, per_node)
     if w.gpu_count is None:
         gpus = layouts.next_divisible(gpus, per_node)
     choice = layouts.best(gpus)
@@ -231,14 +270,14 @@ def plan_training(
         gpus, choice, memory_limited = grow_until_fits(layouts, gpus, choice, per_node)
     if choice is None:
         raise no_layout_error(w, gpus)
-    days = days_for(acc, w, gpus, total_flops)
-    efficiency = efficiency_for(acc, w, gpus)
+    days = rates.days(gpus, total_flops)
+    efficiency = rates.efficiency(gpus)
     return TrainingPlan(
         gpus=gpus,
         total_flops=total_flops,
         model_flops=model_flops,
         recompute_flops=recompute_flops,
-        peak_tflops=_peak(acc, w),
+        peak_tflops=rates.peak_tflops,
         mfu=efficiency.mfu,
         hfu=efficiency.hfu,
         mfu_overridden=w.mfu is not None,
