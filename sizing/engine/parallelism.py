@@ -31,6 +31,7 @@ from .comm import (  # re-exported: the serving code reads it from here
     COLLECTIVE_EFFICIENCY as COLLECTIVE_EFFICIENCY,
 )
 from .comm import (
+    ModelTraffic,
     StepTraffic,
     data_bytes,
     model_traffic,
@@ -289,34 +290,48 @@ def _choice(
     )
 
 
-def _best_variant(job: TrainingJob, shape: Layout) -> LayoutChoice:
+@dataclass(frozen=True)
+class _Shape:
+    """A candidate shape with what its score floor already computed."""
+
+    layout: Layout
+    micro_batches: int
+    plain_traffic: ModelTraffic  # the model-parallel traffic on plain 1F1B
+    floor_s: float
+
+
+def _best_variant(job: TrainingJob, shape: _Shape) -> LayoutChoice:
     """The shape's best ZeRO stage and schedule. ZeRO-1 moves the same bytes as ZeRO-0
     with less memory, so ZeRO-0 is only tried without data parallelism; higher stages
     cost more traffic, so they are tried only until one leaves 10 % free. If nothing
     fits, the least-memory variant (ZeRO-3, plain 1F1B) is the answer."""
-    t, p, d, c, e = (
-        shape.tensor,
-        shape.pipeline,
-        shape.data,
-        shape.context,
-        shape.expert,
-    )
+    base, micro_batches = shape.layout, shape.micro_batches
+    t, p, d, c, e = base.tensor, base.pipeline, base.data, base.context, base.expert
     zero_stages = (0,) if d * c == 1 else (1, 2, 3)
-    micro_batches = micro_batches_of(job, shape)
     capacity = job.memory_gb * GB
     step_compute_s = job.step_flops / (job.gpus * job.gpu_flops)
     best: tuple | None = None
-    for chunks in _schedules(shape, micro_batches, job.model.layers):
+    for chunks in _schedules(base, micro_batches, job.model.layers):
         layout = Layout(t, p, d, 0, c, e, chunks)
         loads = _stage_loads(job, layout, micro_batches)
         terms = _terms(loads, Sharding(t, e, d * c, 0), job.recipe)
         least = _memory_at(loads, terms, zero_stages[-1])
         if least.total > capacity:
+            if best is None:  # not even ZeRO-3 on plain 1F1B fits: least memory
+                least_layout = Layout(t, p, d, zero_stages[-1], c, e, 1)
+                traffic = shape.plain_traffic.with_data(0.0)
+                return _choice(job, least_layout, least, traffic)
             break  # more chunks only hold more activations
-        traffic = model_traffic(job, layout, micro_batches)
+        traffic = (
+            shape.plain_traffic
+            if chunks == 1
+            else model_traffic(job, layout, micro_batches)
+        )
         bubble_s = (p - 1) / (chunks * micro_batches) * step_compute_s
         for zero in zero_stages:
-            memory = _memory_at(loads, terms, zero)
+            memory = (
+                least if zero == zero_stages[-1] else _memory_at(loads, terms, zero)
+            )
             if memory.total > capacity:
                 continue
             sharding = Sharding(t, e, d * c, zero)
@@ -330,13 +345,7 @@ def _best_variant(job: TrainingJob, shape: Layout) -> LayoutChoice:
                 best = (key, Layout(t, p, d, zero, c, e, chunks), memory, full)
             if comfortable:
                 break
-    if best is None:  # not even ZeRO-3 on plain 1F1B fits: least memory
-        zero = zero_stages[-1]
-        layout = Layout(t, p, d, zero, c, e, 1)
-        loads = _stage_loads(job, layout, micro_batches)
-        memory = _memory_at(loads, _terms(loads, _sharding(layout), job.recipe), zero)
-        traffic = model_traffic(job, layout, micro_batches).with_data(0.0)
-        return _choice(job, layout, memory, traffic)
+    assert best is not None
     return _choice(job, best[1], best[2], best[3])
 
 
@@ -344,36 +353,35 @@ def _rank(choice: LayoutChoice) -> tuple[bool, float, float]:
     return (not choice.comfortable, choice.score_s, choice.memory.total)
 
 
-def _score_floor(job: TrainingJob, shape: Layout) -> float:
-    """A lower bound of a shape's score: its model-parallel traffic on plain 1F1B and
-    the bubble of its most interleaved schedule, no data-parallel traffic."""
-    micro_batches = micro_batches_of(job, shape)
-    chunks = _schedules(shape, micro_batches, job.model.layers)[-1]
+def _shape(job: TrainingJob, layout: Layout) -> _Shape:
+    """The shape and a lower bound of its score: its model-parallel traffic on plain
+    1F1B and the bubble of its most interleaved schedule, no data-parallel traffic."""
+    micro_batches = micro_batches_of(job, layout)
+    chunks = _schedules(layout, micro_batches, job.model.layers)[-1]
     step_compute_s = job.step_flops / (job.gpus * job.gpu_flops)
-    bubble_s = (shape.pipeline - 1) / (chunks * micro_batches) * step_compute_s
-    return model_traffic(job, shape, micro_batches).seconds + bubble_s
+    bubble_s = (layout.pipeline - 1) / (chunks * micro_batches) * step_compute_s
+    traffic = model_traffic(job, layout, micro_batches)
+    return _Shape(layout, micro_batches, traffic, traffic.seconds + bubble_s)
 
 
 def search(job: TrainingJob) -> LayoutChoice | None:
     """Best layout (see the module doc); None if no layout divides the GPU count under
     the global batch. Shapes are tried in order of their score floor, so once one
     fits with headroom, shapes whose floor is no better are skipped."""
-    floors = sorted(
-        (
-            (_score_floor(job, shape), index, shape)
-            for index, shape in enumerate(candidate_layouts(job))
-        ),
+    shapes = sorted(
+        (_shape(job, layout) for layout in candidate_layouts(job)),
+        key=lambda shape: shape.floor_s,
     )
     best: LayoutChoice | None = None
-    for floor, _, shape in floors:
-        if best is not None and best.comfortable and floor >= best.score_s:
+    for shape in shapes:
+        if best is not None and best.comfortable and shape.floor_s >= best.score_s:
             break
         choice = _best_variant(job, shape)
         if choice.fits and (best is None or _rank(choice) < _rank(best)):
             best = choice
-    if best is not None or not floors:
+    if best is not None or not shapes:
         return best
     return min(
-        (_best_variant(job, shape) for _, _, shape in floors),
+        (_best_variant(job, shape) for shape in shapes),
         key=lambda choice: choice.memory.total,
     )
