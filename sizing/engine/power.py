@@ -81,25 +81,7 @@ def size_power(
 ) -> dict:
     """The power section; every quantity is also explained in ``ex``."""
     out: dict = {}
-    ex.put(
-        out,
-        SECTION,
-        "node_kw",
-        node_kw,
-        unit="kW",
-        formula="vendor maximum system power per node",
-        source=SRC_POWER,
-    )
-    it_kw = ex.put(
-        out,
-        SECTION,
-        "it_kw",
-        nodes * node_kw,
-        unit="kW",
-        formula="nodes x node_kw (switches and storage excluded)",
-        inputs={"nodes": nodes},
-        source=SRC_POWER,
-    )
+    it_kw = _explain_it_power(out, ex, nodes=nodes, node_kw=node_kw)
     racks = _rack_layout(
         nodes=nodes,
         node_kw=node_kw,
@@ -131,6 +113,28 @@ def size_power(
         source=SRC_POWER,
     )
     return out
+
+
+def _explain_it_power(out: dict, ex: Explainer, *, nodes: int, node_kw: float) -> float:
+    ex.put(
+        out,
+        SECTION,
+        "node_kw",
+        node_kw,
+        unit="kW",
+        formula="vendor maximum system power per node",
+        source=SRC_POWER,
+    )
+    return ex.put(
+        out,
+        SECTION,
+        "it_kw",
+        nodes * node_kw,
+        unit="kW",
+        formula="nodes x node_kw (switches and storage excluded)",
+        inputs={"nodes": nodes},
+        source=SRC_POWER,
+    )
 
 
 def _explain_cooling(
