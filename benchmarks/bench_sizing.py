@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sizing.engine import estimate, workload_from_dict  # noqa: E402
 from sizing.engine.parallelism import search  # noqa: E402
 from sizing.engine.platform import fabric_for, server_for  # noqa: E402
+from sizing.engine.training import LayoutSearch  # noqa: E402
 from sizing.reference_data import load_catalog  # noqa: E402
 
 
@@ -62,31 +63,33 @@ def run(repeat: int = 50) -> list[tuple[str, float, str]]:
         catalog,
     )
     acc = catalog.accelerators["h100-sxm-80gb"]
-    fabric = fabric_for(acc, server_for(acc, catalog))
-    model = catalog.presets["llama-3.1-405b"]
+    meta_405b = workload_from_dict(
+        {
+            "kind": "training",
+            "model": {"preset": "llama-3.1-405b"},
+            "tokens_b": 15600,
+            "gpu_count": 16384,
+            "seq_len": 8192,
+            "global_batch_tokens": 16 * 1024 * 1024,
+        },
+        catalog,
+    )
+    job = LayoutSearch(acc, fabric_for(acc, server_for(acc, catalog)), meta_405b).job(
+        16384
+    )
 
     def layout_search() -> object:
-        return search(
-            model,
-            gpus=16384,
-            fabric=fabric,
-            memory_gb=80,
-            seq_len=8192,
-            micro_batch=1,
-            global_batch_tokens=16 * 1024 * 1024,
-            precision="bf16",
-            optimizer="adamw",
-            recompute="selective",
-            lora_fraction=None,
-            grad_accum_fp32=False,
-            step_flops=1e19,
-            gpu_flops=4e14,
-        )
+        return search(job)
 
     return [
         (
             "estimate_training_h100",
             _median_ms(lambda: estimate(training, catalog, "h100-sxm-80gb"), repeat),
+            "ms",
+        ),
+        (
+            "estimate_training_405b_16k",
+            _median_ms(lambda: estimate(meta_405b, catalog, "h100-sxm-80gb"), repeat),
             "ms",
         ),
         (

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from .models import Availability, WorkloadKind
+from .training_messages import TRAINING_QUANTITY_LABELS, remedy_summary
 
 #: Short titles (badges) of the engine's bottleneck codes.
 BOTTLENECK_TITLES: dict[str, Any] = {
@@ -76,9 +77,9 @@ BOTTLENECK_MESSAGES: dict[str, Any] = {
         "target of %(limit)s days."
     ),
     "fp8_peak_rarely_reached": _(
-        "FP8 training reaches about 55 %% of its BF16 MFU against the FP8 peak "
-        "(DeepSeek-V3: about 21 %% of the H800 FP8 peak); this estimate uses an MFU "
-        "of %(value)s."
+        "FP8 speeds the linear layers up about 1.42x, not 2x (attention stays in "
+        "BF16), so the MFU against the FP8 peak is well below the BF16 MFU; this "
+        "estimate uses an MFU of %(value)s."
     ),
     "storage_below_checkpoint_need": _(
         "The fastest parallel file system tier writes %(value)s GB/s, below the "
@@ -102,8 +103,8 @@ BOTTLENECK_MESSAGES: dict[str, Any] = {
         "%(limit)s kW."
     ),
     "liquid_cooling_required": _(
-        "Racks draw %(value)s kW (air cooling removes at most %(limit)s kW) or the "
-        "platform is liquid-cooled, and the site has no liquid cooling."
+        "The platform is liquid-cooled (racks of %(value)s kW) and the site has no "
+        "liquid cooling."
     ),
     "software_stack_risk": _(
         "The %(value)s software stack is not CUDA: CUDA-only kernels and extensions "
@@ -337,6 +338,7 @@ QUANTITY_LABELS: dict[str, Any] = {
     "training.mfu": _("Model FLOPs utilization (MFU)"),
     "training.peak_tflops": _("Peak TFLOPS per GPU"),
     "training.total_flops": _("Total training FLOPs"),
+    **TRAINING_QUANTITY_LABELS,
 }
 
 
@@ -356,6 +358,8 @@ def _explained_value(value: Any) -> Any:
         return f"{value:.4g}"
     if isinstance(value, str):
         return COOLING_LABELS.get(value, value)
+    if isinstance(value, list) and all(isinstance(v, dict) for v in value):
+        return "; ".join(remedy_summary(v) for v in value) if value else "—"
     return value
 
 

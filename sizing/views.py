@@ -13,6 +13,7 @@ from clusterbuy.views import render_procurement
 
 from . import messages as engine_texts
 from . import services
+from . import training_messages as training_texts
 from .engine import SizingInputError
 from .forms import QuickForm, RequirementForm, WorkloadForm
 from .models import Accelerator, SizingPlan, Workload
@@ -280,6 +281,12 @@ def plan(request, pk):
                         ),
                         "risks": engine_texts.risk_labels(
                             w.get("compatibility", {}).get("risks", [])
+                        ),
+                        "remedies": training_texts.describe_remedies(
+                            (w.get("training") or {}).get("fit_remedies") or []
+                        ),
+                        "schedule": training_texts.schedule_label(
+                            (w.get("parallelism") or {}).get("schedule") or ""
                         ),
                     },
                 )

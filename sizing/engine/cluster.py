@@ -164,7 +164,6 @@ def _power(
         gpus=gpus,
         peak_tflops=acc.bf16_tflops or 0.0,
         rack_limit_kw=constraints.rack_power_limit_kw,
-        liquid_ok=constraints.liquid_cooling_ok,
         platform_liquid=server.liquid_cooled,
         pue=constraints.pue,
         ex=explainer,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .catalog import Accelerator
 from .explain import Explainer, Section
-from .power import AVERAGE_LOAD_SHARE, PUE_AIR
+from .power import AVERAGE_LOAD_SHARE, DEFAULT_PUE
 from .sized_workload import SizedWorkload
 from .workload import Constraints
 
@@ -39,7 +39,7 @@ def workload_cost(sized: SizedWorkload, constraints: Constraints) -> dict:
     """Capex, energy and their total in USD, with the prices they were computed from."""
     price = price_usd_per_gpu(sized.accelerator, constraints)
     capex = None if price is None else price * sized.gpus
-    pue = constraints.pue or PUE_AIR
+    pue = constraints.pue or DEFAULT_PUE
     kwh_price = constraints.electricity_usd_per_kwh or ELECTRICITY_USD_PER_KWH.get(
         constraints.region, 0.0826
     )

@@ -147,7 +147,6 @@ def _power(
         gpus=sized.gpus,
         peak_tflops=sized.accelerator.peak_tflops(sized.workload.precision) or 0.0,
         rack_limit_kw=constraints.rack_power_limit_kw,
-        liquid_ok=constraints.liquid_cooling_ok,
         platform_liquid=sized.server.liquid_cooled,
         pue=constraints.pue,
         ex=explainer,

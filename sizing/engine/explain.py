@@ -9,6 +9,11 @@ from typing import Any
 
 def clean(value: Any) -> Any:
     """JSON-safe copy: numpy scalars to Python floats/ints, non-finite floats to None."""
+    kind = type(value)
+    if kind is float:
+        return value if math.isfinite(value) else None
+    if value is None or kind in (int, str, bool):
+        return value
     if isinstance(value, dict):
         return {k: clean(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

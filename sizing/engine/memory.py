@@ -1,31 +1,60 @@
 """Memory per GPU for training (model states + activations) and inference (weights + KV).
 
 All figures in bytes; GB = 10^9 bytes at the boundary (vendor memory sizes are GB).
+Training memory is that of the pipeline stage that needs the most: its model states
+(``model_states``) plus the activations the schedule keeps in flight (``activations``).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+from functools import cached_property
 
+from .activations import (
+    activation_bytes_per_layer,
+    busiest_stages,
+    logits_bytes,
+)
 from .catalog import ModelArch
-from .model import BYTES_PER_VALUE, embedding_params, layer_params, param_counts
+from .model import BYTES_PER_VALUE, param_counts
+from .model_states import (
+    Sharding,
+    StateRecipe,
+    model_state_bytes,
+    stage_params,
+)
 
 GB = 1e9
 # CUDA/ROCm context and NCCL buffers: 0.65-1 GB per GPU (sizing-formulas pitfall 3).
 RUNTIME_CONTEXT_BYTES = 1.0 * GB
 # Caching-allocator fragmentation on top of live tensors (assumption, documented).
 FRAGMENTATION_SHARE = 0.05
-# Layouts must leave this share of HBM free (the "memory headroom under 10%" bottleneck).
+# Layouts should leave this share of HBM free (the "memory headroom under 10%" warning).
 MEMORY_HEADROOM = 0.10
 
 
 @dataclass(frozen=True)
 class Layout:
+    """Tensor x pipeline x data (x context x expert) parallel degrees, ZeRO stage and the
+    pipeline schedule (``virtual_stages`` > 1: interleaved 1F1B)."""
+
     tensor: int = 1
     pipeline: int = 1
     data: int = 1
     zero_stage: int = 0
+    context: int = 1
+    expert: int = 1
+    virtual_stages: int = 1
+
+    @property
+    def gpus(self) -> int:
+        return self.tensor * self.pipeline * self.data * self.context
+
+    @property
+    def schedule(self) -> str:
+        if self.pipeline == 1:
+            return "none"
+        return "interleaved-1f1b" if self.virtual_stages > 1 else "1f1b"
 
 
 @dataclass(frozen=True)
@@ -35,6 +64,9 @@ class TrainingMemory:
     optimizer: float
     activations: float
     overhead: float
+    stage: int = 0  # the pipeline stage these figures are for (the fullest)
+    stage_layers: int = 0
+    in_flight: float = 1.0  # micro-batches' activations that stage holds
 
     @property
     def total(self) -> float:
@@ -47,59 +79,28 @@ class TrainingMemory:
         )
 
 
-def state_bytes_per_param(
-    precision: str, optimizer: str, grad_accum_fp32: bool
-) -> tuple[float, float, float]:
-    """(weights, gradients, optimizer) bytes per parameter.
+@dataclass(frozen=True)
+class Recipe:
+    """What a training step keeps: precision, optimizer, recompute, LoRA, batch."""
 
-    Mixed precision + Adam = 2 + 2 + 12 = 16 B (ZeRO paper, K = 12: fp32 master, m, v);
-    with fp32 gradient accumulation 18 B (DeepSpeed estimator). FP8 recipes keep 16-bit
-    weights with an fp32 master (Transformer Engine), so they count as mixed precision.
-    """
-    if precision == "fp32":
-        weights, grads = 4.0, 4.0
-        opt = {
-            "adamw": 8.0,
-            "adam": 8.0,
-            "adam_8bit": 2.0,
-            "sgd": 4.0,
-            "adafactor": 0.5,
-        }
-    else:
-        weights, grads = 2.0, 4.0 if grad_accum_fp32 else 2.0
-        # master copy (4) + states: Adam m,v 8; 8-bit Adam 2; SGD momentum 4;
-        # Adafactor factored second moment ~0.5 (approximation)
-        opt = {
-            "adamw": 12.0,
-            "adam": 12.0,
-            "adam_8bit": 6.0,
-            "sgd": 8.0,
-            "adafactor": 4.5,
-        }
-    return weights, grads, opt[optimizer]
+    seq_len: int
+    micro_batch: int
+    precision: str = "bf16"
+    optimizer: str = "adamw"
+    recompute: str = "selective"
+    lora_fraction: float | None = None
+    grad_accum_fp32: bool = False
+    base_precision: str | None = None
 
-
-def activation_bytes_per_layer(
-    m: ModelArch, seq_len: int, micro_batch: int, tensor: int, recompute: str
-) -> float:
-    """Korthikanti et al. 2022 (eq. 2 and Table 2), with sequence parallelism.
-
-    Per layer, 16-bit activations: s b h (34 + 5 a s / h) for a 4h GeLU MLP. Generalised to
-    FFN width f as s b h (18 + 4 f / h) (Megatron form); a gated FFN keeps one more f-wide
-    tensor (+2 f / h, our extension); MoE scales the FFN part by the active experts.
-    Selective recompute (or flash attention) drops the 5 a s / h attention-score term;
-    full recompute keeps only the layer input, 2 s b h. With sequence parallelism all of it
-    divides by t.
-    """
-    s, b, h, f = seq_len, micro_batch, m.hidden_size, m.ffn_hidden_size
-    if recompute == "full":
-        return 2.0 * s * b * h / tensor
-    experts = m.moe_active_experts if m.is_moe else 1
-    per_token_hidden = 18.0 + (4.0 + (2.0 if m.gated_ffn else 0.0)) * f * experts / h
-    value = s * b * h * per_token_hidden
-    if recompute == "none":
-        value += 5.0 * m.attention_heads * s * s * b
-    return value / tensor
+    @cached_property
+    def states(self) -> StateRecipe:
+        return StateRecipe(
+            self.precision,
+            self.optimizer,
+            self.grad_accum_fp32,
+            self.lora_fraction,
+            self.base_precision,
+        )
 
 
 def training_memory(
@@ -114,46 +115,63 @@ def training_memory(
     recompute: str,
     lora_fraction: float | None = None,
     grad_accum_fp32: bool = False,
+    base_precision: str | None = None,
 ) -> TrainingMemory:
-    """Per-GPU memory of one layout (DeepSpeed ZeRO sharding; 1F1B pipeline)."""
-    t, p, d, z = layout.tensor, layout.pipeline, layout.data, layout.zero_stage
-    total, _ = param_counts(m)
-    shard = total / (t * p)
-    wb, gb, ob = state_bytes_per_param(precision, optimizer, grad_accum_fp32)
-    if lora_fraction is None:
-        trainable = shard
-        weights = wb * shard
-    else:
-        trainable = shard * lora_fraction
-        weights = wb * (shard + trainable)
-    grads = gb * trainable
-    opt = ob * trainable
-    if d > 1:
-        if z >= 1:
-            opt /= d
-        if z >= 2:
-            grads /= d
-        if z >= 3:
-            sharded = weights / d
-            # live gathered parameters: 4 x largest layer (DeepSpeed estimator), never more
-            # than the unsharded weights it replaces
-            largest = max(layer_params(m), embedding_params(m)) / t
-            weights = sharded + min(4.0 * largest, weights - sharded)
-    layers_per_stage = math.ceil(m.layers / p)
-    per_layer = activation_bytes_per_layer(m, seq_len, micro_batch, t, recompute)
-    in_flight = min(p, max(micro_batches, 1))
-    first_stage = per_layer * layers_per_stage * in_flight
-    if recompute == "full":  # one layer is rematerialised at a time during backward
-        first_stage += activation_bytes_per_layer(
-            m, seq_len, micro_batch, t, "selective"
+    """Per-GPU memory of one layout: the fullest of the busiest pipeline stages."""
+    recipe = Recipe(
+        seq_len,
+        micro_batch,
+        precision,
+        optimizer,
+        recompute,
+        lora_fraction,
+        grad_accum_fp32,
+        base_precision,
+    )
+    return stage_memory(m, layout, recipe, micro_batches)
+
+
+def stage_memory(
+    m: ModelArch, layout: Layout, recipe: Recipe, micro_batches: int
+) -> TrainingMemory:
+    t, c = layout.tensor, layout.context
+    per_layer = activation_bytes_per_layer(
+        m, recipe.seq_len, recipe.micro_batch, t, recipe.recompute, c
+    )
+    # full recompute rematerialises one layer at a time during the backward pass
+    remat = (
+        activation_bytes_per_layer(
+            m, recipe.seq_len, recipe.micro_batch, t, "selective", c
         )
-    # last stage: one micro-batch in flight plus fp32 logits, vocab-parallel over t
-    logits = 4.0 * micro_batch * seq_len * m.vocab_size / t
-    last_stage = per_layer * layers_per_stage + logits
-    activations = max(first_stage, last_stage)
-    live = weights + grads + opt + activations
-    overhead = RUNTIME_CONTEXT_BYTES + FRAGMENTATION_SHARE * live
-    return TrainingMemory(weights, grads, opt, activations, overhead)
+        if recipe.recompute == "full"
+        else 0.0
+    )
+    sharding = Sharding(t, layout.expert, layout.data * c, layout.zero_stage)
+    fullest: TrainingMemory | None = None
+    stages = busiest_stages(
+        m.layers, layout.pipeline, micro_batches, layout.virtual_stages
+    )
+    for stage in stages:
+        params = stage_params(m, stage, t, layout.expert)
+        weights, grads, optimizer = model_state_bytes(params, sharding, recipe.states)
+        acts = per_layer * stage.layers * stage.in_flight + remat
+        if stage.has_head:
+            acts += logits_bytes(m, recipe.seq_len, recipe.micro_batch, t * c)
+        live = weights + grads + optimizer + acts
+        memory = TrainingMemory(
+            weights,
+            grads,
+            optimizer,
+            acts,
+            RUNTIME_CONTEXT_BYTES + FRAGMENTATION_SHARE * live,
+            stage.index,
+            stage.layers,
+            stage.in_flight,
+        )
+        if fullest is None or memory.total > fullest.total:
+            fullest = memory
+    assert fullest is not None
+    return fullest
 
 
 @dataclass(frozen=True)

@@ -10,33 +10,45 @@ from .sized_workload import SizedWorkload
 SRC_MEM = "Korthikanti et al. 2022; ZeRO (Rajbhandari et al. 2020); sizing-formulas 3-5"
 
 
+SRC_ACTIVATIONS = (
+    "Korthikanti et al. 2022, section 4 and Table 2; Narayanan et al. 2021 (1F1B, "
+    "interleaved); Megatron-LM theoretical_memory_usage.py; Llama 3 paper 3.3.2"
+)
+
+
 def _training_terms(section: Section, sized: SizedWorkload) -> None:
     workload, choice = sized.workload, sized.training.choice  # type: ignore[union-attr]
     memory, layout = choice.memory, choice.layout
     inputs = {
         "tensor": layout.tensor,
+        "context": layout.context,
         "pipeline": layout.pipeline,
         "data": layout.data,
+        "expert": layout.expert,
         "zero_stage": layout.zero_stage,
         "precision": workload.precision,
+        "base_precision": workload.base_precision,
         "optimizer": workload.optimizer,
         "recompute": workload.recompute,
+        "lora_trainable_fraction": workload.lora_trainable_fraction,
     }
     for key, value_bytes, formula in (
         (
             "weights_gb",
             memory.weights,
-            "params / (t x p) x 2 B (4 B fp32), / d under ZeRO-3 + 4 x largest layer",
+            "stage params / t (experts / t e) x 2 B (4 B fp32); LoRA: frozen base at "
+            "its precision (4-bit: 0.516 B, embeddings 2 B) + adapters 2 B; "
+            "ZeRO-3: / (d c) + 4 x largest layer",
         ),
         (
             "gradients_gb",
             memory.gradients,
-            "trainable params / (t x p) x 2 B (4 B fp32 accumulation), / d from ZeRO-2",
+            "trainable params x 2 B (4 B fp32 accumulation), / (d c) from ZeRO-2",
         ),
         (
             "optimizer_gb",
             memory.optimizer,
-            "trainable / (t x p) x 12 B (fp32 master + Adam m, v), / d from ZeRO-1",
+            "trainable params x 12 B (fp32 master + Adam m, v), / (d c) from ZeRO-1",
         ),
     ):
         section.put(
@@ -47,21 +59,52 @@ def _training_terms(section: Section, sized: SizedWorkload) -> None:
             inputs=inputs,
             source=SRC_MEM,
         )
+    _activation_terms(section, sized, inputs)
+    _not_applicable(section, "kv_cache_gb", "training")
+
+
+def _activation_terms(section: Section, sized: SizedWorkload, inputs: dict) -> None:
+    workload, choice = sized.workload, sized.training.choice  # type: ignore[union-attr]
+    memory = choice.memory
     section.put(
         key="activations_gb",
         value=memory.activations / GB,
         unit="GB",
-        formula="per layer s b h (18 + 4f/h [+2f/h gated]) [+ 5 a s^2 b without "
-        "recompute] / t x L/p layers x min(p, m) in flight; or last stage + fp32 "
-        "logits b s V x 4 / t",
+        formula="per layer and micro-batch s b (4h + h + 2aq + 4kv d + [6f | 4f] x "
+        "experts) / (t c) [+ 5 a s^2 b without recompute; GPT dropout masks], x "
+        "stage layers x micro-batches in flight; last stage + fp32 logits 4 b s V "
+        "/ (t c)",
         inputs={
             **inputs,
             "seq_len": workload.seq_len,
             "micro_batch": workload.micro_batch,
         },
-        source="Korthikanti et al. 2022, eq. 2 and Table 2",
+        source=SRC_ACTIVATIONS,
     )
-    _not_applicable(section, "kv_cache_gb", "training")
+    for key, value, unit, formula in (
+        (
+            "pipeline_stage",
+            memory.stage,
+            "",
+            "the stage with the most memory: 0 (embedding, p in flight), 1 (most "
+            "layers x (p - 1)) or the last (head and logits)",
+        ),
+        ("stage_layers", memory.stage_layers, "layers", "floor/ceil(L / p) by stage"),
+        (
+            "in_flight_micro_batches",
+            memory.in_flight,
+            "",
+            "1F1B: min(p - i, m); interleaved: p (1 + (p - 1) / (p v)) on stage 0",
+        ),
+    ):
+        section.put(
+            key=key,
+            value=value,
+            unit=unit,
+            formula=formula,
+            inputs={"pipeline": choice.layout.pipeline, "m": choice.micro_batches},
+            source=SRC_ACTIVATIONS,
+        )
 
 
 def _inference_terms(section: Section, sized: SizedWorkload) -> None:

@@ -1,9 +1,9 @@
 """Scale-out fabric: bandwidth per GPU, NICs, fabric kind and the fat tree.
 
-Fat tree (hardware-facts.md 2b, checked against NVIDIA RA-11333-001 Table 4): radix k,
-endpoints E; two tiers while E <= k^2/2: leaves ceil(E / (k/2)) (per rail when
-rail-optimised), spines ceil(leaves x (k/2) / k); three tiers beyond, with pods of k/2
-leaves and k/2 spines and ceil(aggregation / 2) core switches (E <= k^3/4).
+NICs never exceed the server platform's: its compute NIC count and top speed (DGX H100:
+8 x ConnectX-7 400G, so never 800G or XDR; DGX B300: 8 x ConnectX-8 800G). The switch
+count is right-sized for the nodes (``fat_tree``); the scalable-unit design with room to
+grow is reported beside it as an option.
 """
 
 from __future__ import annotations
@@ -13,51 +13,17 @@ from dataclasses import dataclass
 
 from .catalog import Catalog, NetworkOption
 from .explain import Explainer
+from .fat_tree import explain_fat_tree
 
 NIC_SPEEDS_GBPS = (200.0, 400.0, 800.0)
 # InfiniBand above this many nodes for training; RoCE below (heuristic, documented).
 IB_MIN_NODES = 32
 NIC_MARGIN = 1.25  # headroom over the computed need before picking a NIC speed
-SRC_FATTREE = "hardware-facts.md 2b; NVIDIA DGX SuperPOD RA-11333-001 Table 4"
+SRC_NICS = (
+    "servers.csv nic_count, nic_gbps (DGX H100/H200/B200: 8 x ConnectX-7 400G; "
+    "DGX B300: 8 x ConnectX-8 800G; hardware-facts.md 2a)"
+)
 SECTION = "interconnect"
-
-
-@dataclass(frozen=True)
-class FatTree:
-    tiers: int
-    leaf: int
-    spine: int
-    core: int
-    node_leaf_cables: int
-    leaf_spine_cables: int
-    spine_core_cables: int
-
-
-NO_FAT_TREE = FatTree(0, 0, 0, 0, 0, 0, 0)
-
-
-def fat_tree(
-    nodes: int, nics_per_node: int, radix: int, rail_optimized: bool
-) -> FatTree:
-    endpoints = nodes * nics_per_node
-    half = radix // 2
-    if endpoints <= 0:
-        return NO_FAT_TREE
-    if endpoints <= radix:
-        return FatTree(1, 1, 0, 0, endpoints, 0, 0)
-    if rail_optimized:
-        leaf = nics_per_node * math.ceil(nodes / half)
-    else:
-        leaf = math.ceil(endpoints / half)
-    if endpoints <= radix * radix // 2:
-        spine = math.ceil(leaf * half / radix)
-        return FatTree(2, leaf, spine, 0, endpoints, leaf * half, 0)
-    pods = math.ceil(leaf / half)
-    aggregation = pods * half
-    core = math.ceil(aggregation * half / radix)
-    return FatTree(
-        3, leaf, aggregation, core, endpoints, leaf * half, aggregation * half
-    )
 
 
 def choose_fabric(
@@ -109,8 +75,7 @@ def size_interconnect(
         multi_node=multi_node,
         training=training,
         need_gbps_per_gpu=need_gbps_per_gpu,
-        gpus_per_node=gpus_per_node,
-        server_nic_gbps=server_nic_gbps,
+        platform=_PlatformNics(gpus_per_node, server_nic_count, server_nic_gbps),
     )
     fabric = _explain_fabric_kind(
         out,
@@ -125,7 +90,7 @@ def size_interconnect(
         multi_node and training and nics.per_node == gpus_per_node and gpus_per_node > 1
     )
     radix = _explain_switch(out, ex, option=option, rail_optimized=rail)
-    _explain_fat_tree(
+    explain_fat_tree(
         out, ex, nodes=nodes, nics_per_node=nics.per_node, radix=radix, rail=rail
     )
     return out
@@ -174,6 +139,15 @@ def _explain_scale_up(
 
 
 @dataclass(frozen=True)
+class _PlatformNics:
+    """What the server ships with: GPUs per node, compute NICs and their top speed."""
+
+    gpus_per_node: int
+    nic_count: int
+    nic_gbps: float
+
+
+@dataclass(frozen=True)
 class _NicPlan:
     per_node: int
     nic_gbps: float
@@ -185,25 +159,28 @@ def _nic_plan(
     multi_node: bool,
     training: bool,
     need_gbps_per_gpu: float,
-    gpus_per_node: int,
-    server_nic_gbps: float,
+    platform: _PlatformNics,
 ) -> _NicPlan:
-    """Rail-optimised training: one NIC per GPU; inference and one node need little."""
+    """Rail-optimised training: one NIC per GPU; inference and one node need little.
+    Never more NICs, nor faster ones, than the platform has."""
+    count_cap = platform.nic_count or platform.gpus_per_node
+    top_gbps = platform.nic_gbps or NIC_SPEEDS_GBPS[1]
     if multi_node and training:
         wanted_gbps = need_gbps_per_gpu * NIC_MARGIN
         speed_gbps = next(
             (v for v in NIC_SPEEDS_GBPS if v >= wanted_gbps), NIC_SPEEDS_GBPS[-1]
         )
         return _NicPlan(
-            gpus_per_node,
-            max(speed_gbps, min(server_nic_gbps, 400.0)),
-            "one NIC per GPU (rail-optimised), smallest of 200/400/800G >= 1.25 x "
-            "need, at least the platform's standard NIC up to 400G",
+            min(platform.gpus_per_node, count_cap),
+            min(max(speed_gbps, min(top_gbps, 400.0)), top_gbps),
+            "one NIC per GPU (rail-optimised) up to the platform's NIC count; speed "
+            "the smallest of 200/400/800G >= 1.25 x need, at least the platform's "
+            "NIC up to 400G, never above the platform's top NIC speed",
         )
     if multi_node:
         return _NicPlan(
-            max(1, math.ceil(gpus_per_node / 4)),
-            200.0,
+            min(max(1, math.ceil(platform.gpus_per_node / 4)), count_cap),
+            min(200.0, top_gbps),
             "inference replicas exchange little: 1 x 200G NIC per 4 GPUs",
         )
     return _NicPlan(
@@ -218,15 +195,32 @@ def _explain_nics(
     multi_node: bool,
     training: bool,
     need_gbps_per_gpu: float,
-    gpus_per_node: int,
-    server_nic_gbps: float,
+    platform: _PlatformNics,
 ) -> _NicPlan:
+    ex.put(
+        out,
+        SECTION,
+        "platform_nics",
+        platform.nic_count,
+        unit="NICs",
+        formula="compute NICs the server platform ships with",
+        inputs={"top_nic_gbps": platform.nic_gbps},
+        source=SRC_NICS,
+    )
+    ex.put(
+        out,
+        SECTION,
+        "platform_nic_gbps",
+        platform.nic_gbps,
+        unit="Gbit/s",
+        formula="top speed of the platform's compute NICs (the fabric's cap)",
+        source=SRC_NICS,
+    )
     nics = _nic_plan(
         multi_node=multi_node,
         training=training,
         need_gbps_per_gpu=need_gbps_per_gpu,
-        gpus_per_node=gpus_per_node,
-        server_nic_gbps=server_nic_gbps,
+        platform=platform,
     )
     ex.put(
         out,
@@ -236,7 +230,7 @@ def _explain_nics(
         unit="NICs",
         formula=nics.formula,
         inputs={"need_gbps_per_gpu": need_gbps_per_gpu},
-        source="hardware-facts 2a: DGX one 400G NIC per GPU",
+        source=SRC_NICS,
     )
     ex.put(
         out,
@@ -245,7 +239,7 @@ def _explain_nics(
         nics.nic_gbps,
         unit="Gbit/s",
         formula=nics.formula,
-        source="hardware-facts 2a",
+        source=SRC_NICS,
     )
     return nics
 
@@ -329,57 +323,4 @@ def _explain_switch(
         unit="ports",
         formula="switch ports at NIC speed",
         source=source,
-    )
-
-
-# (result key, FatTree field, unit, formula) of the switch counts, in explained order.
-_FAT_TREE_COUNTS = (
-    ("fat_tree_tiers", "tiers", "tiers", "1 if E <= k, 2 if E <= k^2/2, else 3"),
-    (
-        "leaf_switches",
-        "leaf",
-        "switches",
-        "rails x ceil(nodes / (k/2)) rail-optimised, else ceil(E / (k/2))",
-    ),
-    (
-        "spine_switches",
-        "spine",
-        "switches",
-        "ceil(leaf x (k/2) / k) (two tiers); pods x k/2 (three tiers)",
-    ),
-    ("core_switches", "core", "switches", "ceil(aggregation x (k/2) / k)"),
-)
-
-
-def _explain_fat_tree(
-    out: dict, ex: Explainer, *, nodes: int, nics_per_node: int, radix: int, rail: bool
-) -> None:
-    """Switch and cable counts of the scale-out fat tree (none for one node)."""
-    tree = (
-        fat_tree(nodes, nics_per_node, radix, rail)
-        if nodes > 1 and radix
-        else NO_FAT_TREE
-    )
-    inputs = {"nodes": nodes, "nics_per_node": nics_per_node, "radix": radix}
-    for key, attribute, unit, formula in _FAT_TREE_COUNTS:
-        ex.put(
-            out,
-            SECTION,
-            key,
-            getattr(tree, attribute),
-            unit=unit,
-            formula=formula,
-            inputs=inputs,
-            source=SRC_FATTREE,
-        )
-    ex.put(
-        out,
-        SECTION,
-        "cables",
-        tree.node_leaf_cables + tree.leaf_spine_cables + tree.spine_core_cables,
-        unit="cables",
-        formula="E (node-leaf) + leaf x k/2 (leaf-spine) + aggregation x k/2 "
-        "(spine-core)",
-        inputs=inputs,
-        source=SRC_FATTREE,
     )

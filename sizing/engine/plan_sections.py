@@ -9,6 +9,22 @@ from .serving_section import serving_parallelism
 from .sized_workload import SizedWorkload
 
 LAYOUT_KEYS = ("tensor", "pipeline", "data", "zero_stage")
+TRAINING_ONLY_KEYS = (
+    "context",
+    "expert",
+    "schedule",
+    "virtual_stages",
+    "micro_batches",
+    "bubble_share",
+    "communication_share",
+)
+
+
+SRC_EFFICIENCY = (
+    "calibrated on published runs (docs/methodology.md A.4): MAMF (ml-engineering); "
+    "FlashAttention-2 (Dao 2023); Megatron-LM issue 396 (FP8); DeepSeek-V3 report "
+    "3.2.1 (MoE); Llama 3 paper Table 4 (scale)"
+)
 
 
 def training_section(sized: SizedWorkload, explainer: Explainer) -> dict:
@@ -33,20 +49,70 @@ def training_section(sized: SizedWorkload, explainer: Explainer) -> dict:
         "Korthikanti et al. 2022",
     )
     section.put(
+        key="recompute_flops",
+        value=plan.recompute_flops,
+        unit="FLOP",
+        formula="extra forward of recomputed activations: full 2N + 4LsHQ, selective "
+        "4LsHQ per token",
+        inputs={"recompute": workload.recompute},
+        source="Korthikanti et al. 2022, section 5",
+    )
+    _efficiency(section, sized)
+    _training_time(section, sized)
+    _fit(section, sized)
+    return section.values
+
+
+def _efficiency(section: Section, sized: SizedWorkload) -> None:
+    plan, workload = sized.training, sized.workload
+    assert plan is not None
+    factors = plan.efficiency
+    inputs = {
+        "accelerator": sized.accelerator.key,
+        "gpus": plan.gpus,
+        "hidden_size": workload.model.hidden_size,
+        "seq_len": workload.seq_len,
+        "precision": workload.precision,
+    }
+    for key, value, formula in (
+        ("matmul_ceiling", factors.ceiling, "measured maximum BF16 matmul share"),
+        (
+            "memory_bound_divisor",
+            factors.overhead,
+            "1 + peak / HBM bandwidth x (0.00125 + 0.004 x 4096 / h)",
+        ),
+        (
+            "attention_share",
+            factors.attention_share,
+            "attention FLOPs (12 L s H Q, x 4/3 recomputed) / hardware FLOPs",
+        ),
+        ("scale_factor", factors.scale, "1 / (1 + 0.097 log2(N / 1,024)), N > 1,024"),
+    ):
+        section.put(
+            key=key,
+            value=value,
+            unit="share" if key != "memory_bound_divisor" else "ratio",
+            formula=formula,
+            inputs=inputs,
+            source=SRC_EFFICIENCY,
+        )
+    section.put(
+        key="hfu",
+        value=plan.hfu,
+        unit="share",
+        formula="buyer's MFU x hardware / model FLOPs"
+        if plan.mfu_overridden
+        else "ceiling / divisor / ((1 - a) / FP8 1.42 + a / 0.75) x scale [x 0.85 MoE]",
+        inputs=inputs,
+        source=SRC_EFFICIENCY,
+    )
+    section.put(
         key="mfu",
         value=plan.mfu,
         unit="share",
-        formula="override"
-        if plan.mfu_overridden
-        else "family base x scale factor (-5 %/doubling above 1,024 GPUs) x 0.55 "
-        "for FP8 x 0.85 for MoE",
-        inputs={
-            "family": sized.accelerator.family,
-            "gpus": plan.gpus,
-            "precision": workload.precision,
-        },
-        source="calibrated on Llama 2, Llama 3.1 405B, DeepSeek-V3 "
-        "(docs/methodology.md)",
+        formula="override" if plan.mfu_overridden else "HFU x model / hardware FLOPs",
+        inputs=inputs,
+        source=SRC_EFFICIENCY,
     )
     section.put(
         key="goodput",
@@ -56,8 +122,6 @@ def training_section(sized: SizedWorkload, explainer: Explainer) -> dict:
         inputs={"gpus": plan.gpus, "stall_share": workload.checkpoint_stall_share},
         source="Llama 3: 419 unexpected interruptions in 54 days on 16,384 GPUs",
     )
-    _training_time(section, sized)
-    return section.values
 
 
 def _training_time(section: Section, sized: SizedWorkload) -> None:
@@ -75,11 +139,11 @@ def _training_time(section: Section, sized: SizedWorkload) -> None:
         key="days",
         value=plan.days,
         unit="days",
-        formula="total_flops / (GPUs x peak x MFU) / goodput / 86400",
+        formula="total_flops / (GPUs x peak x HFU) / goodput / 86400",
         inputs={
             "gpus": plan.gpus,
             "peak_tflops": plan.peak_tflops,
-            "mfu": plan.mfu,
+            "hfu": plan.hfu,
             "goodput": plan.goodput,
         },
         source="sizing-formulas section 7",
@@ -100,25 +164,81 @@ def _training_time(section: Section, sized: SizedWorkload) -> None:
     )
 
 
+def _fit(section: Section, sized: SizedWorkload) -> None:
+    plan = sized.training
+    assert plan is not None
+    section.put(
+        key="fits",
+        value=plan.choice.fits,
+        unit="bool",
+        formula="the chosen layout's memory per GPU <= the GPU's memory",
+        inputs={"per_gpu_gb": plan.choice.memory.total / 1e9},
+        source="memory section",
+    )
+    section.put(
+        key="fit_remedies",
+        value=[remedy.to_dict() for remedy in plan.remedies],
+        unit="",
+        formula="when nothing fits: each single change (full recompute, micro-batch "
+        "1, 8-bit optimizer states, more GPUs) that makes a layout fit, sized like "
+        "the plan; cheapest GPU-hours first",
+        inputs={"gpus": plan.gpus},
+        source="Korthikanti et al. 2022 (recompute); Dettmers et al. 2022 (8-bit "
+        "optimizers); docs/methodology.md A.5",
+    )
+
+
 def parallelism_section(sized: SizedWorkload, explainer: Explainer) -> dict:
     """Training: the searched layout; serving: the split of one replica and the copies."""
-    if sized.training:
-        layout = sized.training.choice.layout
-        values = (layout.tensor, layout.pipeline, layout.data, layout.zero_stage)
-        formula = (
-            "least communication + bubble time among layouts fitting with 10 % "
-            "headroom (TP within node, PP powers of two, ZeRO 0-3)"
-        )
-    else:
+    if not sized.training:
         return serving_parallelism(sized, explainer)
     section = Section(explainer, "parallelism")
-    for key, value in zip(LAYOUT_KEYS, values, strict=True):
-        section.put(
-            key=key,
-            value=value,
-            unit="",
-            formula=formula,
-            inputs={},
-            source="Narayanan et al. 2021; Rajbhandari et al. 2020",
-        )
+    _training_layout(section, sized)
     return section.values
+
+
+def _training_layout(section: Section, sized: SizedWorkload) -> None:
+    choice = sized.training.choice  # type: ignore[union-attr]
+    layout = choice.layout
+    formula = (
+        "least communication + bubble time among layouts fitting with 10 % headroom "
+        "(TP within node, CP for long sequences, PP powers of two with 1F1B or "
+        "interleaved 1F1B, EP for MoE, ZeRO 0-3)"
+    )
+    source = "Narayanan et al. 2021; Rajbhandari et al. 2020; Llama 3 paper 3.3.2"
+    for key, value, unit in (
+        ("tensor", layout.tensor, ""),
+        ("pipeline", layout.pipeline, ""),
+        ("data", layout.data, ""),
+        ("zero_stage", layout.zero_stage, ""),
+        ("context", layout.context, ""),
+        ("expert", layout.expert, ""),
+        ("schedule", layout.schedule, ""),
+        ("virtual_stages", layout.virtual_stages, ""),
+        ("micro_batches", choice.micro_batches, ""),
+    ):
+        section.put(key=key, value=value, unit=unit, formula=formula, source=source)
+    step_s = choice.step_compute_s
+    section.put(
+        key="bubble_share",
+        value=choice.bubble_s / step_s if step_s else 0.0,
+        unit="share",
+        formula="(p - 1) / (v x m) of the step's compute (1F1B: v = 1)",
+        inputs={"pipeline": layout.pipeline, "micro_batches": choice.micro_batches},
+        source="Narayanan et al. 2021, sections 2.2.1-2.2.2",
+    )
+    section.put(
+        key="communication_share",
+        value=choice.comm_s / step_s if step_s else 0.0,
+        unit="share",
+        formula="TP + CP + EP + PP + DP bytes / (link x 0.8), over the step's compute "
+        "(before overlap)",
+        inputs={
+            "tensor_bytes": choice.traffic.tensor_bytes,
+            "context_bytes": choice.traffic.context_bytes,
+            "expert_bytes": choice.traffic.expert_bytes,
+            "pipeline_bytes": choice.traffic.pipeline_bytes,
+            "data_bytes": choice.traffic.data_bytes,
+        },
+        source="sizing-formulas section 8; hardware-facts 2c",
+    )

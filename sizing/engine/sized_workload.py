@@ -7,13 +7,15 @@ Everything after this step (cost, explanation sections, bottlenecks) reads a
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .catalog import Accelerator, Catalog, ServerPlatform
+from .comm import COLLECTIVE_EFFICIENCY, OVERLAP_WINDOW_SHARE
 from .errors import SizingInputError
 from .inference import InferencePlan, plan_inference
-from .parallelism import COLLECTIVE_EFFICIENCY, OVERLAP_WINDOW_SHARE, Fabric
+from .parallelism import Fabric
 from .platform import fabric_for, server_for
+from .remedies import fit_remedies
 from .training import TrainingPlan, plan_training
 from .workload import Workload
 
@@ -50,14 +52,15 @@ class SizedWorkload:
         )
 
     def scale_out_need_gbps(self) -> float:
-        """Gradient and pipeline traffic per GPU that must hide behind compute."""
+        """Traffic per GPU that crosses the NICs (gradients, pipeline, cross-node
+        context and expert exchanges) and must hide behind compute."""
         if not self.training or self.nodes <= 1:
             return 0.0
         choice = self.training.choice
         window_s = OVERLAP_WINDOW_SHARE * choice.step_compute_s
         if window_s <= 0:
             return 0.0
-        traffic_bytes = choice.dp_bytes + choice.pp_bytes
+        traffic_bytes = choice.traffic.scaleout_bytes
         return traffic_bytes / window_s / COLLECTIVE_EFFICIENCY * 8.0 / 1e9
 
     def tokens_per_s_per_gpu(self) -> float:
@@ -74,6 +77,10 @@ def size_workload(
     fabric = fabric_for(accelerator, server)
     if workload.is_training:
         training = plan_training(accelerator, server, fabric, workload)
+        remedies = fit_remedies(
+            accelerator, fabric, training, workload, server.gpus_per_node
+        )
+        training = replace(training, remedies=remedies)
         return SizedWorkload(accelerator, server, fabric, workload, training, None)
     inference = plan_inference(accelerator, server, fabric, workload)
     return SizedWorkload(accelerator, server, fabric, workload, None, inference)

@@ -1,23 +1,35 @@
 """Training and fine-tuning: FLOPs, time, GPU count and the chosen parallel layout.
 
-T = C / (N x dense peak x MFU) / goodput (sizing-formulas section 7). Given a target in days
-the GPU count is the smallest node multiple that meets it and fits in memory; given a GPU
-count, the days follow.
+T = C / (N x dense peak x HFU) / goodput, with C the hardware FLOPs (model FLOPs plus
+recompute) and HFU from ``efficiency`` (sizing-formulas section 7). Given a target in
+days the GPU count is the smallest node multiple that meets it and fits in memory; given
+a GPU count, the days follow. When no layout fits, the plan says so and lists the
+cheapest changes that would (``remedies``).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cached_property
 
 from .catalog import Accelerator, ServerPlatform
-from .efficiency import default_mfu, goodput
+from .efficiency import Efficiency, goodput, scale_factor, training_efficiency
 from .errors import SizingInputError
+from .memory import Recipe
 from .model import training_flops_per_token
-from .parallelism import Fabric, LayoutChoice, search
+from .parallelism import (
+    Fabric,
+    LayoutChoice,
+    TrainingJob,
+    candidate_layouts,
+    search,
+)
 from .workload import Workload
 
 MAX_GPUS = 1_000_000
+MAX_DOUBLINGS = 12
+MAX_COUNT_STEPS = 256
 
 
 @dataclass(frozen=True)
@@ -28,12 +40,15 @@ class TrainingPlan:
     recompute_flops: float
     peak_tflops: float
     mfu: float
+    hfu: float
     mfu_overridden: bool
+    efficiency: Efficiency
     goodput: float
     days: float
     gpu_hours: float
     choice: LayoutChoice
     memory_limited: bool  # GPU count raised above the time target to fit in memory
+    remedies: tuple = ()  # Remedy records when no layout fits
 
 
 def _peak(acc: Accelerator, w: Workload) -> float:
@@ -46,10 +61,51 @@ def _peak(acc: Accelerator, w: Workload) -> float:
     return peak
 
 
-def mfu_for(acc: Accelerator, w: Workload, gpus: int) -> float:
-    if w.mfu is not None:
-        return w.mfu
-    return default_mfu(acc.family, w.precision, gpus, w.model.is_moe)
+@dataclass(frozen=True)
+class TrainingRates:
+    """One workload on one accelerator: its efficiency and days at any GPU count. The
+    GPU-count-independent part is computed once."""
+
+    acc: Accelerator
+    workload: Workload
+
+    @cached_property
+    def peak_tflops(self) -> float:
+        return _peak(self.acc, self.workload)
+
+    @cached_property
+    def steady(self) -> Efficiency:
+        """The calibrated efficiency at one GPU, or the buyer's MFU turned into HFU."""
+        w = self.workload
+        calibrated = training_efficiency(
+            self.acc,
+            w.model,
+            gpus=1,
+            seq_len=w.seq_len,
+            precision=w.precision,
+            recompute=w.recompute,
+            lora_fraction=w.lora_trainable_fraction,
+        )
+        if w.mfu is None:
+            return calibrated
+        model, extra = training_flops_per_token(
+            w.model, w.seq_len, w.recompute, w.lora_trainable_fraction
+        )
+        return replace(calibrated, mfu=w.mfu, hfu=w.mfu * (model + extra) / model)
+
+    def efficiency(self, gpus: int) -> Efficiency:
+        steady = self.steady
+        if self.workload.mfu is not None:
+            return steady
+        scale = scale_factor(gpus)
+        return replace(
+            steady, hfu=steady.hfu * scale, mfu=steady.mfu * scale, scale=scale
+        )
+
+    def days(self, gpus: int, total_flops: float) -> float:
+        rate = gpus * self.peak_tflops * 1e12 * self.efficiency(gpus).hfu
+        good = goodput(gpus, self.workload.checkpoint_stall_share)
+        return total_flops / rate / good / 86400.0
 
 
 def flops(w: Workload) -> tuple[float, float]:
@@ -61,27 +117,24 @@ def flops(w: Workload) -> tuple[float, float]:
 
 
 def days_for(acc: Accelerator, w: Workload, gpus: int, total_flops: float) -> float:
-    rate = gpus * _peak(acc, w) * 1e12 * mfu_for(acc, w, gpus)
-    return total_flops / rate / goodput(gpus, w.checkpoint_stall_share) / 86400.0
+    return TrainingRates(acc, w).days(gpus, total_flops)
 
 
-def _round_gpus(n: int, per_node: int) -> int:
+def round_gpus(n: int, per_node: int) -> int:
     if n <= per_node:
         return 1 << max(0, math.ceil(math.log2(max(n, 1))))
     return math.ceil(n / per_node) * per_node
 
 
-def _next_gpus(n: int, per_node: int) -> int:
-    return n * 2 if n < per_node else _round_gpus(n * 2, per_node)
+def next_gpus(n: int, per_node: int) -> int:
+    return n * 2 if n < per_node else round_gpus(n * 2, per_node)
 
 
-def gpus_for_days(
-    acc: Accelerator, w: Workload, total_flops: float, per_node: int
-) -> int:
+def gpus_for_days(rates: TrainingRates, total_flops: float, per_node: int) -> int:
     """Smallest node-rounded GPU count whose predicted days meet the target (monotone)."""
-    target = w.target_days or 0.0
+    target = rates.workload.target_days or 0.0
     lo, hi = 1, 1
-    while days_for(acc, w, hi, total_flops) > target:
+    while rates.days(hi, total_flops) > target:
         hi *= 2
         if hi > MAX_GPUS:
             raise SizingInputError(
@@ -90,58 +143,94 @@ def gpus_for_days(
             )
     while lo < hi:
         mid = (lo + hi) // 2
-        if days_for(acc, w, mid, total_flops) <= target:
+        if rates.days(mid, total_flops) <= target:
             hi = mid
         else:
             lo = mid + 1
-    gpus = _round_gpus(lo, per_node)
-    while days_for(acc, w, gpus, total_flops) > target:  # MFU at the rounded count
+    gpus = round_gpus(lo, per_node)
+    while rates.days(gpus, total_flops) > target:  # HFU at the rounded count
         gpus += per_node
     return gpus
 
 
 @dataclass(frozen=True)
-class _LayoutSearch:
+class LayoutSearch:
     """The parallel-layout search of one workload on one accelerator, at any GPU count."""
 
     acc: Accelerator
     fabric: Fabric
     workload: Workload
-    step_flops: float
-    peak_tflops: float
+
+    @cached_property
+    def rates(self) -> TrainingRates:
+        return TrainingRates(self.acc, self.workload)
+
+    @cached_property
+    def recipe(self) -> Recipe:
+        return recipe_of(self.workload)
+
+    @cached_property
+    def step_flops(self) -> float:
+        w = self.workload
+        model_flops, recompute_flops = flops(w)
+        tokens = (w.tokens_b or 1.0) * 1e9
+        return (model_flops + recompute_flops) / tokens * w.global_batch_tokens
 
     def best(self, gpus: int) -> LayoutChoice | None:
-        w = self.workload
-        return search(
-            w.model,
+        return search(self.job(gpus))
+
+    def divisible(self, gpus: int) -> bool:
+        """Some layout divides this many GPUs under the global batch."""
+        return next(candidate_layouts(self.job(gpus)), None) is not None
+
+    def next_divisible(self, gpus: int, per_node: int) -> int:
+        """The first node multiple from ``gpus`` that a layout divides (a count with
+        too few factors of two leaves too many data ranks for the batch)."""
+        for _ in range(MAX_COUNT_STEPS):
+            if self.divisible(gpus):
+                return gpus
+            gpus += per_node
+        return gpus
+
+    def job(self, gpus: int) -> TrainingJob:
+        rates = self.rates
+        return TrainingJob(
+            model=self.workload.model,
             gpus=gpus,
             fabric=self.fabric,
             memory_gb=self.acc.memory_gb,
-            seq_len=w.seq_len,
-            micro_batch=w.micro_batch,
-            global_batch_tokens=w.global_batch_tokens,
-            precision=w.precision,
-            optimizer=w.optimizer,
-            recompute=w.recompute,
-            lora_fraction=w.lora_trainable_fraction,
-            grad_accum_fp32=w.grad_accum_fp32,
+            recipe=self.recipe,
+            global_batch_tokens=self.workload.global_batch_tokens,
             step_flops=self.step_flops,
-            gpu_flops=self.peak_tflops * 1e12 * mfu_for(self.acc, w, gpus),
+            gpu_flops=rates.peak_tflops * 1e12 * rates.efficiency(gpus).hfu,
         )
 
 
-def _grow_until_fits(
-    layouts: _LayoutSearch, gpus: int, choice: LayoutChoice | None, per_node: int
+def recipe_of(w: Workload) -> Recipe:
+    return Recipe(
+        seq_len=w.seq_len,
+        micro_batch=w.micro_batch,
+        precision=w.precision,
+        optimizer=w.optimizer,
+        recompute=w.recompute,
+        lora_fraction=w.lora_trainable_fraction,
+        grad_accum_fp32=w.grad_accum_fp32,
+        base_precision=w.base_precision,
+    )
+
+
+def grow_until_fits(
+    layouts: LayoutSearch, gpus: int, choice: LayoutChoice | None, per_node: int
 ) -> tuple[int, LayoutChoice | None, bool]:
     """Raise the GPU count (at most 12 doublings) until some layout fits in memory.
 
     Returns the count, its best layout and whether the count was raised for memory.
     """
     memory_limited = False
-    for _ in range(12):
+    for _ in range(MAX_DOUBLINGS):
         if choice is not None and choice.fits:
             break
-        larger = _next_gpus(gpus, per_node)
+        larger = next_gpus(gpus, per_node)
         if larger > MAX_GPUS:
             break
         trial = layouts.best(larger)
@@ -151,7 +240,7 @@ def _grow_until_fits(
     return gpus, choice, memory_limited
 
 
-def _no_layout_error(w: Workload, gpus: int) -> SizingInputError:
+def no_layout_error(w: Workload, gpus: int) -> SizingInputError:
     return SizingInputError(
         f"no tensor x pipeline x data layout divides {gpus} GPUs with a global batch of "
         f"{w.global_batch_tokens} tokens",
@@ -166,29 +255,33 @@ def plan_training(
     and a count too small to fit in memory is raised."""
     model_flops, recompute_flops = flops(w)
     total_flops = model_flops + recompute_flops
-    peak = _peak(acc, w)
     per_node = server.gpus_per_node
+    layouts = LayoutSearch(acc, fabric, w)
+    rates = layouts.rates
     if w.gpu_count is not None:
         gpus = w.gpu_count
     else:
-        gpus = gpus_for_days(acc, w, total_flops, per_node)
-    step_flops = total_flops / ((w.tokens_b or 1.0) * 1e9) * w.global_batch_tokens
-    layouts = _LayoutSearch(acc, fabric, w, step_flops=step_flops, peak_tflops=peak)
+        gpus = gpus_for_days(rates, total_flops, per_node)
+    if w.gpu_count is None:
+        gpus = layouts.next_divisible(gpus, per_node)
     choice = layouts.best(gpus)
     memory_limited = False
     if w.gpu_count is None:
-        gpus, choice, memory_limited = _grow_until_fits(layouts, gpus, choice, per_node)
+        gpus, choice, memory_limited = grow_until_fits(layouts, gpus, choice, per_node)
     if choice is None:
-        raise _no_layout_error(w, gpus)
-    days = days_for(acc, w, gpus, total_flops)
+        raise no_layout_error(w, gpus)
+    days = rates.days(gpus, total_flops)
+    efficiency = rates.efficiency(gpus)
     return TrainingPlan(
         gpus=gpus,
         total_flops=total_flops,
         model_flops=model_flops,
         recompute_flops=recompute_flops,
-        peak_tflops=peak,
-        mfu=mfu_for(acc, w, gpus),
+        peak_tflops=rates.peak_tflops,
+        mfu=efficiency.mfu,
+        hfu=efficiency.hfu,
         mfu_overridden=w.mfu is not None,
+        efficiency=efficiency,
         goodput=goodput(gpus, w.checkpoint_stall_share),
         days=days,
         gpu_hours=days * 24.0 * gpus,

@@ -21,19 +21,20 @@ from .fields import (
     require,
 )
 from .model_input import model_from_dict
+from .training_input import (
+    DEFAULT_GLOBAL_BATCH_TOKENS,
+    MAX_GPU_COUNT,
+    TRAINING_PRECISIONS,
+    lora_values,
+    training_values,
+)
 
 KINDS = ("training", "fine_tuning", "inference")
-TRAINING_PRECISIONS = ("bf16", "fp16", "fp8", "fp32")
 INFERENCE_PRECISIONS = ("bf16", "fp16", "fp8", "int8", "int4", "mxfp4", "nvfp4")
 KV_PRECISIONS = ("bf16", "fp16", "fp8", "int8")
-RECOMPUTE = ("none", "selective", "full")
-OPTIMIZERS = ("adamw", "adam", "adam_8bit", "sgd", "adafactor")
 REGIONS = ("global", "cn")
 ECOSYSTEMS = ("cuda", "rocm", "cann", "synapseai")
 FABRICS = ("infiniband", "roce", "ethernet")
-
-# Llama 2 used a 4M-token global batch (Touvron et al. 2023, section 2.2).
-DEFAULT_GLOBAL_BATCH_TOKENS = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,10 @@ class Workload:
     gpu_count: int | None = None
     mfu: float | None = None
     lora_trainable_fraction: float | None = None  # None = full fine-tuning
+    lora_rank: int | None = None  # adapters r (d_in + d_out) on every linear layer
+    base_precision: str | None = (
+        None  # frozen LoRA base (int4 = QLoRA); None = precision
+    )
     recompute: str = "selective"
     micro_batch: int = 1
     global_batch_tokens: int = DEFAULT_GLOBAL_BATCH_TOKENS
@@ -95,7 +100,6 @@ class Constraints:
 
 # --------------------------------------------------------------------------- parsing
 
-MAX_GPU_COUNT = 1_000_000
 INFERENCE_LOAD = (
     NumberField("concurrent_requests", integer=True),
     NumberField("tokens_per_second"),
@@ -121,6 +125,8 @@ def workload_from_dict(data: Any, catalog: Catalog) -> Workload:
     model = model_from_dict(data["model"], catalog)
     training = kind != "inference"
     precisions = TRAINING_PRECISIONS if training else INFERENCE_PRECISIONS
+    if kind == "fine_tuning":
+        precisions = (*TRAINING_PRECISIONS, "int8", "int4")
     # Serving defaults to the precision the weights are published in (DeepSeek-V3 FP8,
     # gpt-oss MXFP4); training to BF16.
     default = "bf16" if training else model.native_precision
@@ -128,69 +134,15 @@ def workload_from_dict(data: Any, catalog: Catalog) -> Workload:
     seq_len = read_number(data, "seq_len", path, integer=True)
     limit = model.max_context_tokens
     if training:
-        seq_len, values = _training_values(data, path, kind, seq_len, limit)
+        seq_len, values = training_values(data, path, seq_len, limit)
+        precision, lora = lora_values(data, path, kind, model, precision)
+        values.update(lora)
     else:
         seq_len, values = _inference_values(data, path, seq_len, limit)
     values.update(read_numbers(data, path, STORAGE_FIELDS))
     return Workload(
         kind=kind, model=model, seq_len=seq_len, precision=precision, **values
     )
-
-
-def _training_values(
-    data: dict, path: str, kind: str, seq_len: int | None, limit: int | None
-) -> tuple[int, dict[str, Any]]:
-    """Training and fine-tuning: the work (tokens), the time or the GPUs, the batch."""
-    tokens_b = read_number(data, "tokens_b", path)
-    if tokens_b is None:
-        raise SizingInputError(
-            "is required for training and fine-tuning", field=f"{path}.tokens_b"
-        )
-    target_days = read_number(data, "target_days", path)
-    gpu_count = read_number(
-        data, "gpu_count", path, integer=True, maximum=MAX_GPU_COUNT
-    )
-    if target_days is None and gpu_count is None:
-        raise SizingInputError(
-            "give target_days or gpu_count", field=f"{path}.target_days"
-        )
-    seq_len = seq_len or min(limit or 4096, 4096)
-    if limit and seq_len > limit:
-        raise SizingInputError(
-            f"{seq_len} tokens is beyond the model's {limit}-token context",
-            field=f"{path}.seq_len",
-        )
-    lora = read_number(data, "lora_trainable_fraction", path, maximum=1.0)
-    if lora is not None and kind != "fine_tuning":
-        raise SizingInputError(
-            "only applies to fine_tuning", field=f"{path}.lora_trainable_fraction"
-        )
-    micro_batch, global_batch_tokens = _batch_sizes(data, path, seq_len)
-    return seq_len, {
-        "tokens_b": tokens_b,
-        "target_days": target_days,
-        "gpu_count": gpu_count,
-        "mfu": read_number(data, "mfu", path, maximum=1.0),
-        "lora_trainable_fraction": lora,
-        "recompute": read_choice(data, "recompute", path, RECOMPUTE, "selective"),
-        "micro_batch": micro_batch,
-        "global_batch_tokens": global_batch_tokens,
-        "optimizer": read_choice(data, "optimizer", path, OPTIMIZERS, "adamw"),
-        "grad_accum_fp32": read_bool(data, "grad_accum_fp32", path, False),
-    }
-
-
-def _batch_sizes(data: dict, path: str, seq_len: int) -> tuple[int, int]:
-    """Micro-batch (default 1) and global batch in tokens (default Llama 2's 4M)."""
-    micro_batch = read_number(data, "micro_batch", path, integer=True) or 1
-    global_batch_tokens = read_number(data, "global_batch_tokens", path, integer=True)
-    global_batch_tokens = global_batch_tokens or DEFAULT_GLOBAL_BATCH_TOKENS
-    if global_batch_tokens < seq_len * micro_batch:
-        raise SizingInputError(
-            "must hold at least one micro-batch of seq_len tokens",
-            field=f"{path}.global_batch_tokens",
-        )
-    return micro_batch, global_batch_tokens
 
 
 def _inference_values(

@@ -90,6 +90,52 @@ def test_estimate_bad_input_is_400_naming_the_field(client, catalog, body, field
     assert list(response.json()) == [field]
 
 
+def test_estimate_returns_the_training_layout_fit_and_platform_fields(client, catalog):
+    body = {
+        "workload": {
+            "kind": "training",
+            "model": {"preset": "llama-3.1-405b"},
+            "tokens_b": 15600,
+            "gpu_count": 16384,
+            "seq_len": 8192,
+            "global_batch_tokens": 16 * 1024 * 1024,
+        },
+        "accelerator": "h100-sxm-80gb",
+    }
+    response = client.post(ESTIMATE, body, content_type="application/json")
+    assert response.status_code == 200
+    result = response.json()
+    assert result["training"]["fits"] is True
+    assert result["training"]["fit_remedies"] == []
+    assert {"context", "expert", "schedule", "bubble_share"} <= set(
+        result["parallelism"]
+    )
+    assert result["interconnect"]["platform_nic_gbps"] == 400
+    assert result["power"]["pue"] == 1.3
+
+
+def test_estimate_sizes_qlora_with_a_4_bit_base(client, catalog):
+    body = {
+        "workload": {
+            "kind": "fine_tuning",
+            "model": {"preset": "llama-3.1-70b"},
+            "tokens_b": 0.1,
+            "gpu_count": 1,
+            "precision": "int4",
+            "lora_rank": 16,
+            "recompute": "full",
+            "seq_len": 2048,
+        },
+        "accelerator": "h100-sxm-80gb",
+    }
+    response = client.post(ESTIMATE, body, content_type="application/json")
+    assert response.status_code == 200
+    memory = response.json()["memory"]
+    # ~70.6 B parameters at 4.125 bits (embeddings and head 16-bit): ~37 GB
+    assert 35 < memory["weights_gb"] < 40
+    assert memory["per_gpu_gb"] < 80
+
+
 def test_accelerators_filter_by_vendor_memory_and_availability(client, catalog):
     amd = client.get("/api/v1/accelerators/", {"vendor": "amd", "min_memory_gb": 200})
     assert {a["key"] for a in amd.json()["results"]} == {

@@ -8,6 +8,8 @@ from django.utils import translation
 
 import sizing.engine
 from sizing import messages, services
+from sizing.engine import estimate, workload_from_dict
+from sizing.reference_data import load_catalog
 
 ENGINE_DIR = Path(sizing.engine.__file__).parent
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -169,3 +171,34 @@ def test_explanation_rows_get_a_name_readable_figures_and_counting_units():
     assert rows[3]["value"] == "120" and rows[3]["unit"] == "块 GPU"
     assert rows[3]["formula"] == "分区独占：GPU 数 = 各工作负载之和"
     assert rows[4]["label"] == "" and rows[4]["quantity"] == "something.new"
+
+
+def test_training_layout_remedy_and_platform_quantities_have_chinese_names():
+    catalog = load_catalog()
+    too_big = {
+        "kind": "training",
+        "model": {"preset": "llama-3-8b"},
+        "tokens_b": 10,
+        "gpu_count": 8,
+        "seq_len": 8192,
+        "micro_batch": 16,
+        "global_batch_tokens": 8192 * 128,
+    }
+    result = estimate(workload_from_dict(too_big, catalog), catalog, "h100-sxm-80gb")
+    with translation.override("zh-hans"):
+        rows = {
+            row["quantity"]: row
+            for row in messages.describe_explanation(result.to_dict()["explanation"])
+        }
+    for quantity in (
+        "training.hfu",
+        "training.fit_remedies",
+        "parallelism.context",
+        "parallelism.schedule",
+        "memory.in_flight_micro_batches",
+        "interconnect.platform_nic_gbps",
+        "power.rack_limit_kw",
+    ):
+        assert CJK.search(str(rows[quantity]["label"])), quantity
+    remedies = str(rows["training.fit_remedies"]["value"])
+    assert "每个微批次一条序列" in remedies and "块 GPU" in remedies

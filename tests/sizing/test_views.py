@@ -182,6 +182,31 @@ def test_save_stores_a_plan_and_the_sizing_tab_explains_it(
     assert "Plan history" in html
 
 
+def test_sizing_tab_shows_the_layout_and_what_would_make_a_workload_fit(
+    client_for, it_lead, procurement, catalog
+):
+    # Llama 2 70B on one 8-GPU node does not fit (16 B per parameter of model states
+    # alone is 138 GB per GPU): the tab says so and lists the changes that would
+    services.create_workload(
+        procurement=procurement,
+        name="70B on one node",
+        kind="training",
+        model_preset="llama-2-70b",
+        seq_len=4096,
+        tokens_b=10,
+        gpu_count=8,
+    )
+    client = _english(client_for(it_lead))
+    client.post(f"/procurements/{procurement.pk}/requirements/", REQUIREMENT_POST)
+    result = SizingPlan.objects.get().result["workloads"][0]
+    assert not result["training"]["fits"]
+    html = client.get(f"/procurements/{procurement.pk}/sizing/").content.decode()
+    assert "does not fit: changes that would make it fit" in html
+    assert 'id="remedies-1"' in html and "More GPUs" in html
+    assert "platform: 8 × 400 Gbit/s at most" in html
+    assert "at most 50 kW per rack" in html
+
+
 def test_sizing_tab_empty_state(client_for, viewer, procurement):
     html = _english(client_for(viewer)).get(f"/procurements/{procurement.pk}/sizing/")
     assert html.status_code == 200

@@ -1,14 +1,14 @@
 import pytest
 
+from sizing.engine.activations import activation_bytes_per_layer
 from sizing.engine.memory import (
     GB,
     Layout,
-    activation_bytes_per_layer,
     inference_memory,
-    state_bytes_per_param,
     training_memory,
 )
 from sizing.engine.model import param_counts
+from sizing.engine.model_states import state_bytes_per_param
 
 
 def test_weight_memory_of_llama_2_70b_in_bf16_is_138_gb(catalog):

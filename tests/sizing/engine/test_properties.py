@@ -1,10 +1,13 @@
 import math
+from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sizing.engine import estimate, workload_from_dict
-from sizing.engine.memory import Layout, training_memory
+from sizing.engine.memory import Layout, Recipe, training_memory
+from sizing.engine.parallelism import TrainingJob, candidate_layouts, evaluate
+from sizing.engine.platform import fabric_for, server_for
 from sizing.reference_data import load_catalog
 
 CATALOG = load_catalog()
@@ -77,32 +80,23 @@ def test_more_data_parallel_gpus_never_need_more_memory_per_gpu(preset, t, p, d,
 @FAST
 @given(st.sampled_from(PRESETS), st.sampled_from([8, 16]))
 def test_more_gpus_never_need_more_memory_per_gpu_at_the_best_fit(preset, gpus):
-    def least_memory(n):
-        from sizing.engine.parallelism import candidate_layouts, evaluate
-        from sizing.engine.platform import fabric_for, server_for
+    acc = CATALOG.accelerators["h100-sxm-80gb"]
+    fabric = fabric_for(acc, server_for(acc, CATALOG))
 
-        acc = CATALOG.accelerators["h100-sxm-80gb"]
-        fabric = fabric_for(acc, server_for(acc, CATALOG))
-        m = CATALOG.presets[preset]
+    def least_memory(n):
+        job = TrainingJob(
+            model=CATALOG.presets[preset],
+            gpus=n,
+            fabric=fabric,
+            memory_gb=80,
+            recipe=Recipe(seq_len=512, micro_batch=1),
+            global_batch_tokens=4 * 1024 * 1024,
+            step_flops=1e15,
+            gpu_flops=4e14,
+        )
         return min(
-            evaluate(
-                m,
-                lay,
-                gpus=n,
-                fabric=fabric,
-                memory_gb=80,
-                seq_len=512,
-                micro_batch=1,
-                global_batch_tokens=4 * 1024 * 1024,
-                precision="bf16",
-                optimizer="adamw",
-                recompute="selective",
-                lora_fraction=None,
-                grad_accum_fp32=False,
-                step_flops=1e15,
-                gpu_flops=4e14,
-            ).memory.total
-            for lay in candidate_layouts(m, n, fabric, 512, 1, 4 * 1024 * 1024)
+            evaluate(job, replace(shape, zero_stage=3)).memory.total
+            for shape in candidate_layouts(job)
         )
 
     assert least_memory(gpus * 2) <= least_memory(gpus)

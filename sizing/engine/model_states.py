@@ -1,0 +1,216 @@
+"""Model states per GPU: the weights, gradients and optimizer states of the parameters one
+GPU holds, as the layout shards them.
+
+Bytes per parameter (ZeRO paper, K = 12; DeepSpeed estimator): mixed precision + Adam
+2 + 2 + 12 = 16 B, 18 B with fp32 gradient accumulation. Tensor parallelism splits every
+matrix over t; a pipeline stage holds its layers (the first stage also the embedding,
+the last the output head); expert parallelism splits a MoE layer's experts over e GPUs.
+ZeRO shards over the GPUs that hold the same parameters: the d x c data and context
+ranks for dense parameters (Megatron shards the distributed optimizer over data x
+context), d x c / e for experts. Stage 1 shards optimizer states, 2 also gradients, 3
+also weights, plus a live buffer of 4 x the largest layer (DeepSpeed estimator), never
+more than the unsharded weights it replaces.
+
+LoRA (Hu et al. 2021) trains r (d_in + d_out) adapter parameters per adapted matrix and
+freezes the rest; QLoRA (Dettmers et al. 2023) stores the frozen linear layers in 4 bits
+(NF4 with double quantisation, ~4.127 bits per parameter; our int4 is 4 bits + one
+16-bit scale per 128 weights = 4.125) and keeps embeddings and the output head in 16-bit
+(bitsandbytes quantises only linear layers). Adapters are trained in mixed precision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .activations import Stage, expert_ffn_width
+from .catalog import ModelArch
+from .model import BYTES_PER_VALUE, embedding_params, layer_params, param_counts
+
+ZERO3_LIVE_LAYERS = 4.0  # DeepSpeed estimator: 4 x the largest layer gathered at once
+
+
+@dataclass(frozen=True)
+class Sharding:
+    """The layout as the model states see it."""
+
+    tensor: int
+    expert: int
+    dense_replicas: int  # GPUs holding the same dense parameters: data x context
+    zero_stage: int
+
+    @property
+    def expert_replicas(self) -> int:
+        return max(self.dense_replicas // self.expert, 1)
+
+
+@dataclass(frozen=True)
+class StateRecipe:
+    precision: str
+    optimizer: str
+    grad_accum_fp32: bool
+    lora_fraction: float | None  # trainable share of all parameters (None = full)
+    base_precision: str | None = None  # frozen LoRA base (int4 = QLoRA); None = 16-bit
+
+
+@lru_cache(maxsize=64)
+def state_bytes_per_param(
+    precision: str, optimizer: str, grad_accum_fp32: bool
+) -> tuple[float, float, float]:
+    """(weights, gradients, optimizer) bytes per parameter.
+
+    Mixed precision + Adam = 2 + 2 + 12 = 16 B (ZeRO paper, K = 12: fp32 master, m, v);
+    with fp32 gradient accumulation 18 B (DeepSpeed estimator). FP8 recipes keep 16-bit
+    weights with an fp32 master (Transformer Engine), so they count as mixed precision.
+    """
+    if precision == "fp32":
+        weights, grads = 4.0, 4.0
+        opt = {"adamw": 8.0, "adam": 8.0, "adam_8bit": 2.0, "sgd": 4.0}
+        opt["adafactor"] = 0.5
+    else:
+        weights, grads = 2.0, 4.0 if grad_accum_fp32 else 2.0
+        # master copy (4) + states: Adam m,v 8; 8-bit Adam 2; SGD momentum 4;
+        # Adafactor factored second moment ~0.5 (approximation)
+        opt = {"adamw": 12.0, "adam": 12.0, "adam_8bit": 6.0, "sgd": 8.0}
+        opt["adafactor"] = 4.5
+    return weights, grads, opt[optimizer]
+
+
+def expert_share(m: ModelArch) -> float:
+    """Share of a layer's parameters in its routed experts (0 for dense models)."""
+    if not m.is_moe:
+        return 0.0
+    h, d = m.hidden_size, m.head_dim
+    width, shared = expert_ffn_width(m)
+    one_expert = (3 if m.gated_ffn else 2) * h * width
+    experts = m.moe_experts * one_expert
+    attention = 2 * h * m.attention_heads * d + 2 * h * m.kv_heads * d
+    rest = attention + shared * one_expert + h * m.moe_experts + 2 * h
+    return experts / (experts + rest)
+
+
+@dataclass(frozen=True)
+class StageParams:
+    """Parameters on one GPU of a stage before ZeRO: dense (incl. embeddings), expert,
+    the 16-bit-only part (embeddings, head) and the largest single layer."""
+
+    dense: float
+    expert: float
+    embeddings: float
+    largest_layer: float
+
+    @property
+    def total(self) -> float:
+        return self.dense + self.expert
+
+
+@lru_cache(maxsize=256)
+def _layer_split(m: ModelArch) -> tuple[float, float, float, float]:
+    """(dense, expert) parameters of one block, the embedding, and the rest (final norm,
+    learned positions), which the last stage holds."""
+    per_layer = layer_params(m)
+    experts = per_layer * expert_share(m)
+    embedding = float(embedding_params(m))
+    copies = 1 if m.tied_embeddings else 2
+    rest = param_counts(m)[0] - m.layers * per_layer - copies * embedding
+    return per_layer - experts, experts, embedding, max(rest, 0.0)
+
+
+@lru_cache(maxsize=4096)
+def stage_params(m: ModelArch, stage: Stage, tensor: int, expert: int) -> StageParams:
+    dense_block, expert_block, embedding_block, rest = _layer_split(m)
+    embedding = embedding_block / tensor
+    copies = int(stage.has_embedding) + int(
+        stage.has_head and not (m.tied_embeddings and stage.has_embedding)
+    )
+    embeddings = copies * embedding + (rest / tensor if stage.has_head else 0.0)
+    dense_layer = dense_block / tensor
+    expert_layer = expert_block / (tensor * expert)
+    return StageParams(
+        dense=stage.layers * dense_layer + embeddings,
+        expert=stage.layers * expert_layer,
+        embeddings=embeddings,
+        largest_layer=max(dense_layer + expert_layer, embedding),
+    )
+
+
+@dataclass(frozen=True)
+class StateTerms:
+    """One GPU's model-state bytes before and after ZeRO sharding, for any stage."""
+
+    weights: float  # unsharded: frozen base (at its precision) + trainable weights
+    grads: float
+    optimizer: float
+    sharded_share: float  # the GPU's share of its parameters once sharded
+    live_weights: float  # ZeRO-3: the largest layers gathered at once
+
+    def at(self, zero_stage: int) -> tuple[float, float, float]:
+        """(weights, gradients, optimizer) bytes under a ZeRO stage."""
+        share = self.sharded_share
+        grads = self.grads * share if zero_stage >= 2 else self.grads
+        optimizer = self.optimizer * share if zero_stage >= 1 else self.optimizer
+        weights = self.weights
+        if zero_stage >= 3:
+            sharded = weights * share
+            weights = sharded + min(self.live_weights, weights - sharded)
+        return weights, grads, optimizer
+
+
+@lru_cache(maxsize=8192)
+def state_terms(
+    params: StageParams, dense_replicas: int, expert_replicas: int, recipe: StateRecipe
+) -> StateTerms:
+    wb, gb, ob = state_bytes_per_param(
+        recipe.precision, recipe.optimizer, recipe.grad_accum_fp32
+    )
+    total = params.dense + params.expert
+    sharded = params.dense / dense_replicas + params.expert / expert_replicas
+    trainable = total if recipe.lora_fraction is None else total * recipe.lora_fraction
+    weights = _frozen_weight_bytes(params, recipe, wb)
+    if recipe.lora_fraction is not None:
+        weights += wb * trainable  # the adapters themselves
+    return StateTerms(
+        weights,
+        gb * trainable,
+        ob * trainable,
+        sharded / total if total else 1.0,
+        ZERO3_LIVE_LAYERS * params.largest_layer * wb,
+    )
+
+
+def model_state_bytes(
+    params: StageParams, sharding: Sharding, recipe: StateRecipe
+) -> tuple[float, float, float]:
+    """(weights, gradients, optimizer) bytes on one GPU."""
+    terms = state_terms(
+        params, sharding.dense_replicas, sharding.expert_replicas, recipe
+    )
+    return terms.at(sharding.zero_stage)
+
+
+def _frozen_weight_bytes(
+    params: StageParams, recipe: StateRecipe, bytes_16: float
+) -> float:
+    """All parameters at the training precision, or a LoRA base at its own: 4/8-bit
+    linear layers with 16-bit embeddings and head."""
+    base = recipe.base_precision
+    if recipe.lora_fraction is None or base is None or base in ("bf16", "fp16"):
+        return bytes_16 * params.total
+    linear = params.total - params.embeddings
+    return BYTES_PER_VALUE[base] * linear + 2.0 * params.embeddings
+
+
+def lora_adapter_params(m: ModelArch, rank: int) -> float:
+    """r (d_in + d_out) per adapted matrix, on every linear layer of every block (as
+    QLoRA adapts them): q, k, v, o and the FFN's two or three matrices (per expert)."""
+    h, f = m.hidden_size, m.ffn_hidden_size
+    q_width, kv_width = m.attention_heads * m.head_dim, m.kv_heads * m.head_dim
+    attention = 2 * (h + q_width) + 2 * (h + kv_width)
+    if m.is_moe:
+        width, shared = expert_ffn_width(m)
+        f = width
+        copies = m.moe_experts + shared
+    else:
+        copies = 1
+    ffn = (3 if m.gated_ffn else 2) * (h + f) * copies
+    return float(rank * (attention + ffn) * m.layers)
