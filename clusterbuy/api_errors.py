@@ -1,14 +1,19 @@
-"""Consistent API errors: 400 with per-field messages; Django's 404/403 as DRF's."""
+"""Consistent API errors: 400 with per-field messages, 409 for a write on data that
+changed since it was read; Django's 404/403 as DRF's."""
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from .services import ServiceError
+from .services import ConflictError, ServiceError
 
 
 def service_error_response(exc: ServiceError) -> Response:
+    if isinstance(exc, ConflictError):
+        return Response(
+            {"detail": exc.message, **exc.details}, status=status.HTTP_409_CONFLICT
+        )
     field = exc.field or "non_field_errors"
     return Response({field: [exc.message]}, status=status.HTTP_400_BAD_REQUEST)
 

@@ -30,6 +30,16 @@ class ServiceError(Exception):
         self.field = field
 
 
+class ConflictError(ServiceError):
+    """A use case refused because the data changed since the caller read it: the API
+    answers 409 with the message and `details` (what changed, by whom, when), a page
+    shows the message above its form."""
+
+    def __init__(self, message: str, details: dict | None = None):
+        super().__init__(message, field=None)
+        self.details = details or {}
+
+
 @dataclass(frozen=True)
 class OrganisationSetup:
     organisation: Organisation

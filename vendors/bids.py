@@ -1,5 +1,6 @@
 """Use cases of bids and their line items: create, update, delete, replace-all import,
-one line at a time; every change lands in the audit trail.
+one line at a time; every change lands in the audit trail. Each write to an existing
+bid locks it first and counts a version (see `bid_versions`).
 
 Refusals raise `clusterbuy.services.ServiceError` with the field at fault.
 """
@@ -18,6 +19,7 @@ from clusterbuy.services import ServiceError
 from sizing.models import Accelerator
 
 from .audit import record_audit
+from .bid_versions import lock_bid, mark_changed
 from .caching import bump_comparison_version
 from .evaluation import ensure_evaluation_settings
 from .fields import BID_FIELDS
@@ -159,6 +161,7 @@ def create_bid(
         procurement=procurement,
         vendor=vendor,
         created_by=user,
+        updated_by=user,
         **{k: v for k, v in values.items() if k in BID_FIELDS},
     )
     _save_bid(bid)
@@ -184,13 +187,19 @@ def update_bid(
     *,
     bid: Bid,
     user=None,
+    version: int | None = None,
     vendor: Vendor | None = None,
     line_items: Iterable[dict] | None = None,
     case_studies: Iterable[CaseStudy] | None = None,
     **values,
 ) -> Bid:
     """Change a bid's fields (and optionally replace its line items); every changed
-    field and the line-item replacement are written to the audit trail."""
+    field and the line-item replacement are written to the audit trail.
+
+    `version` is the one the caller read (None: unchecked): an older one raises
+    `StaleBidError` and changes nothing. The bid is reloaded under its row lock
+    before the values are applied, so the audit's old values are the stored ones."""
+    lock_bid(bid, version=version)
     changes: list[tuple[str, Any, Any]] = []
     if vendor is not None:
         if vendor.organisation_id != bid.procurement.organisation_id:
@@ -216,22 +225,27 @@ def update_bid(
             old=old,
             new=new,
         )
-    if line_items is not None:
-        before = _describe_items(bid.line_items.all())
-        items = _write_line_items(bid, line_items)
-        _audit_line_items(
-            bid=bid,
-            user=user,
-            target="line_items",
-            old=before,
-            new=_describe_items(items),
-        )
-    if case_studies is not None:
-        link_case_studies(bid=bid, case_studies=case_studies)
+    replaced = line_items is not None and _replace_line_items(bid, user, line_items)
+    linked = case_studies is not None and link_case_studies(
+        bid=bid, case_studies=case_studies
+    )
+    if changes or replaced or linked:
+        mark_changed(bid, user=user)
     return bid
 
 
+def _replace_line_items(bid: Bid, user, line_items: Iterable[dict]) -> bool:
+    """Replace the bid's lines (the caller holds the bid's lock); True when the new
+    lines differ from the old ones."""
+    before = _describe_items(bid.line_items.all())
+    after = _describe_items(_write_line_items(bid, line_items))
+    _audit_line_items(bid=bid, user=user, target="line_items", old=before, new=after)
+    return before != after
+
+
+@transaction.atomic
 def delete_bid(*, bid: Bid) -> None:
+    lock_bid(bid)
     decision = Decision.objects.filter(bid=bid).first()
     if decision is not None:
         raise ServiceError(
@@ -241,7 +255,8 @@ def delete_bid(*, bid: Bid) -> None:
     bid.delete()
 
 
-def link_case_studies(*, bid: Bid, case_studies: Iterable[CaseStudy]) -> None:
+def link_case_studies(*, bid: Bid, case_studies: Iterable[CaseStudy]) -> bool:
+    """Link exactly these case studies to the bid; True when the links changed."""
     studies = list(case_studies)
     for study in studies:
         if study.vendor_id != bid.vendor_id:
@@ -249,15 +264,25 @@ def link_case_studies(*, bid: Bid, case_studies: Iterable[CaseStudy]) -> None:
                 _("A case study must belong to the bid's vendor."),
                 field="case_studies",
             )
+    before = set(bid.case_studies.values_list("pk", flat=True))
     bid.case_studies.set(studies)
+    return before != {study.pk for study in studies}
 
 
 @transaction.atomic
 def import_line_items(
-    *, bid: Bid, fileobj: BinaryIO, filename: str, replace: bool = True, user=None
+    *,
+    bid: Bid,
+    fileobj: BinaryIO,
+    filename: str,
+    replace: bool = True,
+    user=None,
+    version: int | None = None,
 ) -> list[BidLineItem]:
-    """Import a line-item sheet, all or nothing (raises LineItemImportError)."""
+    """Import a line-item sheet, all or nothing (raises LineItemImportError). The
+    sheet is read before the bid is locked; `version` as in `update_bid`."""
     rows = parse_line_items(fileobj, filename)
+    lock_bid(bid, version=version)
     before = _describe_items(bid.line_items.all()) if replace else ""
     if replace:
         bid.line_items.all().delete()
@@ -280,30 +305,37 @@ def import_line_items(
         item.full_clean(exclude=["bid"])
     created = BidLineItem.objects.bulk_create(items)
     bump_comparison_version()
+    after = _describe_items(created)
     _audit_line_items(
-        bid=bid,
-        user=user,
-        target=f"imported: {filename}",
-        old=before,
-        new=_describe_items(created),
+        bid=bid, user=user, target=f"imported: {filename}", old=before, new=after
     )
+    if before != after:
+        mark_changed(bid, user=user)
     return created
 
 
 @transaction.atomic
 def add_line_item(*, bid: Bid, user=None, **values) -> BidLineItem:
+    lock_bid(bid)
     item = BidLineItem(bid=bid, position=bid.line_items.count(), **values)
     item.full_clean(exclude=["bid"])
     item.save()
     _audit_line_items(
         bid=bid, user=user, target="added", old="", new=describe_line_item(item)
     )
+    mark_changed(bid, user=user)
     return item
 
 
 @transaction.atomic
 def delete_line_item(*, item: BidLineItem, user=None) -> None:
+    """Remove one line; a line already gone (a replace-all or another removal got
+    there first) is left at that."""
+    bid = lock_bid(item.bid)
+    if not BidLineItem.objects.filter(pk=item.pk, bid=bid).exists():
+        return
     _audit_line_items(
-        bid=item.bid, user=user, target="removed", old=describe_line_item(item), new=""
+        bid=bid, user=user, target="removed", old=describe_line_item(item), new=""
     )
     item.delete()
+    mark_changed(bid, user=user)

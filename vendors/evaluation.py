@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from clusterbuy.access import Capability, can, is_technical_evaluator
@@ -283,14 +283,7 @@ def _record_mark(
             _("You have submitted your technical scores; they can no longer change."),
             field="points",
         )
-    score = (
-        Score.objects.select_for_update()
-        .filter(bid=bid, criterion=criterion, evaluator=evaluator)
-        .first()
-    )
-    old = None if score is None else score.points
-    if score is None:
-        score = Score(bid=bid, criterion=criterion, evaluator=evaluator)
+    score, old = _claim_score(bid, criterion, evaluator, points, note)
     if old != points or score.note != note:
         record_audit(
             procurement=procurement,
@@ -305,6 +298,28 @@ def _record_mark(
     score.note = note
     score.save()
     return score
+
+
+def _claim_score(
+    bid: Bid, criterion: ChecklistCriterion, evaluator, points: int, note: str
+) -> tuple[Score, int | None]:
+    """The evaluator's mark on the criterion, locked, with its points before this
+    call (None: a first mark, created here). Two first marks posted at once: the
+    second insert waits for the first to commit, fails on the unique constraint in
+    its savepoint, and takes the row the first one wrote, so it updates instead of
+    answering an error."""
+    key = {"bid": bid, "criterion": criterion, "evaluator": evaluator}
+    score = Score.objects.select_for_update().filter(**key).first()
+    if score is not None:
+        return score, score.points
+    try:
+        with transaction.atomic():
+            return Score.objects.create(**key, points=points, note=note), None
+    except IntegrityError:
+        score = Score.objects.select_for_update().filter(**key).first()
+        if score is None:
+            raise
+        return score, score.points
 
 
 @transaction.atomic

@@ -78,6 +78,9 @@ class BidForm(forms.ModelForm):
     sev3_hours = forms.FloatField(
         label=_("Response, severity 3 (h)"), min_value=0, required=False
     )
+    # The version of the bid the form was filled from: a save over a newer one is
+    # refused (bid_versions.StaleBidError) instead of undoing the other change.
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     class Meta:
         model = Bid
@@ -95,11 +98,20 @@ class BidForm(forms.ModelForm):
             organisation=organisation
         )
         if self.instance.pk:
+            self.initial["version"] = self.instance.version
             self.initial["frameworks"] = ", ".join(self.instance.frameworks or [])
             for sev in SEVERITIES:
                 self.initial[f"{sev}_hours"] = (self.instance.response_hours or {}).get(
                     sev
                 )
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.instance.pk and cleaned.get("version") is None:
+            raise forms.ValidationError(
+                _("This form is out of date: reload the page and make your changes.")
+            )
+        return cleaned
 
     def service_values(self) -> dict:
         data = dict(self.cleaned_data)

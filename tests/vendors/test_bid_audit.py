@@ -99,6 +99,7 @@ def test_bid_page_shows_bid_changes_made_in_the_form(
             "peak_power_kw": "81.6",
             "warranty_years": "3",
             "proposal_text": bid.proposal_text,
+            "version": bid.version,
         },
     )
     assert response.status_code == 302

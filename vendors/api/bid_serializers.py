@@ -111,6 +111,12 @@ class BidInputSerializer(serializers.Serializer):
     case_studies = serializers.ListField(
         child=serializers.IntegerField(), required=False
     )
+    version = serializers.IntegerField(
+        min_value=1,
+        max_value=2**31 - 1,
+        required=False,
+        help_text="the bid's version you read (its ETag); an older one answers 409",
+    )
 
     def validate_vendor(self, value):
         vendor = Vendor.objects.filter(
@@ -165,6 +171,7 @@ class BidOutputSerializer(serializers.ModelSerializer):
             "attachments",
             "created_at",
             "updated_at",
+            "version",
         ]
 
     def _labels(self) -> dict[int, str]:
@@ -204,3 +211,12 @@ class ImportErrorSerializer(serializers.Serializer):
 
 class FileUploadSerializer(serializers.Serializer):
     file = serializers.FileField()
+
+
+class BidConflictSerializer(serializers.Serializer):
+    """409: the bid changed since the version the client named."""
+
+    detail = serializers.CharField()
+    version = serializers.IntegerField(help_text="the stored version")
+    changed_by = serializers.CharField(help_text="who made the last change")
+    changed_at = serializers.DateTimeField(help_text="when")

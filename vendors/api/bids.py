@@ -1,11 +1,17 @@
-"""Bids of a procurement, their line-item import and their attachments."""
+"""Bids of a procurement, their line-item import and their attachments.
+
+Writes to a bid check the version the client read, given as `version` in the body or
+as the bid's ETag in If-Match (docs/api.md, "Concurrent edits")."""
 
 from __future__ import annotations
 
+import re
+
 from django.db import transaction
+from django.utils.http import parse_etags, quote_etag
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import status, viewsets
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status, viewsets
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -18,6 +24,7 @@ from ..importing import LineItemImportError
 from ..models import Bid
 from .bid_serializers import (
     AttachmentSerializer,
+    BidConflictSerializer,
     BidInputSerializer,
     BidOutputSerializer,
     FileUploadSerializer,
@@ -25,6 +32,43 @@ from .bid_serializers import (
     LineItemSerializer,
 )
 from .scoping import ProcurementScopedMixin
+
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    location=OpenApiParameter.HEADER,
+    required=False,
+    description='the ETag of the bid version you read, such as "3"; '
+    "an older one answers 409",
+)
+CONFLICT = OpenApiResponse(
+    BidConflictSerializer, description="the bid changed since that version"
+)
+ETAG = re.compile(r'"(\d{1,10})"')
+
+
+def expected_version(request, body_version: int | None) -> int | None:
+    """The bid version the client read: the body's `version` or the If-Match header
+    (the ETag a bid response carries); None when the client names neither."""
+    header = request.headers.get("If-Match", "").strip()
+    if not header or header == "*":
+        return body_version
+    etags = parse_etags(header)
+    match = ETAG.fullmatch(etags[0]) if len(etags) == 1 else None
+    if match is None:
+        raise serializers.ValidationError(
+            {"version": [_('If-Match takes one ETag of the bid, such as "3".')]}
+        )
+    version = int(match.group(1))
+    if body_version is not None and body_version != version:
+        raise serializers.ValidationError(
+            {"version": [_("The version in the body and in If-Match differ.")]}
+        )
+    return version
+
+
+def with_etag(response: Response, bid) -> Response:
+    response["ETag"] = quote_etag(str(bid.version))
+    return response
 
 
 class BidViewSet(ProcurementScopedMixin, viewsets.ModelViewSet):
@@ -52,10 +96,16 @@ class BidViewSet(ProcurementScopedMixin, viewsets.ModelViewSet):
 
     def _output(self, bid, code=status.HTTP_200_OK):
         bid = self.get_queryset().get(pk=bid.pk)
-        return Response(
-            BidOutputSerializer(bid, context=self.get_serializer_context()).data,
-            status=code,
+        return with_etag(
+            Response(
+                BidOutputSerializer(bid, context=self.get_serializer_context()).data,
+                status=code,
+            ),
+            bid,
         )
+
+    def retrieve(self, request, *args, **kwargs):
+        return self._output(self.get_object())
 
     @extend_schema(request=BidInputSerializer, responses={201: BidOutputSerializer})
     def create(self, request, *args, **kwargs):
@@ -64,6 +114,7 @@ class BidViewSet(ProcurementScopedMixin, viewsets.ModelViewSet):
         )
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
+        values.pop("version", None)
         bid = bids.create_bid(
             procurement=self.procurement(),
             user=request.user,
@@ -71,7 +122,11 @@ class BidViewSet(ProcurementScopedMixin, viewsets.ModelViewSet):
         )
         return self._output(bid, status.HTTP_201_CREATED)
 
-    @extend_schema(request=BidInputSerializer, responses=BidOutputSerializer)
+    @extend_schema(
+        request=BidInputSerializer,
+        parameters=[IF_MATCH],
+        responses={200: BidOutputSerializer, 409: CONFLICT},
+    )
     def update(self, request, *args, **kwargs):
         bid = self.get_object()
         partial = kwargs.pop("partial", False)
@@ -82,10 +137,16 @@ class BidViewSet(ProcurementScopedMixin, viewsets.ModelViewSet):
             context=self.get_serializer_context(),
         )
         data.is_valid(raise_exception=True)
-        bids.update_bid(bid=bid, user=request.user, **data.validated_data)
+        values = dict(data.validated_data)
+        version = expected_version(request, values.pop("version", None))
+        bids.update_bid(bid=bid, user=request.user, version=version, **values)
         return self._output(bid)
 
-    @extend_schema(request=BidInputSerializer, responses=BidOutputSerializer)
+    @extend_schema(
+        request=BidInputSerializer,
+        parameters=[IF_MATCH],
+        responses={200: BidOutputSerializer, 409: CONFLICT},
+    )
     def partial_update(self, request, *args, **kwargs):
         kwargs["partial"] = True
         return self.update(request, *args, **kwargs)
@@ -103,9 +164,11 @@ class LineItemImportView(ProcurementScopedMixin, APIView):
 
     @extend_schema(
         request={"multipart/form-data": FileUploadSerializer},
+        parameters=[IF_MATCH],
         responses={
             201: LineItemSerializer(many=True),
             400: OpenApiResponse(ImportErrorSerializer, description="per-row errors"),
+            409: CONFLICT,
         },
     )
     def post(self, request, procurement_pk, bid_pk):
@@ -118,12 +181,20 @@ class LineItemImportView(ProcurementScopedMixin, APIView):
             )
         try:
             items = bids.import_line_items(
-                bid=bid, fileobj=upload, filename=upload.name, user=request.user
+                bid=bid,
+                fileobj=upload,
+                filename=upload.name,
+                user=request.user,
+                version=expected_version(request, None),
             )
         except LineItemImportError as exc:
             return Response(import_errors(exc), status=status.HTTP_400_BAD_REQUEST)
-        return Response(
-            LineItemSerializer(items, many=True).data, status=status.HTTP_201_CREATED
+        return with_etag(
+            Response(
+                LineItemSerializer(items, many=True).data,
+                status=status.HTTP_201_CREATED,
+            ),
+            bid,
         )
 
 

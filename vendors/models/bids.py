@@ -164,6 +164,18 @@ class Bid(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # Optimistic concurrency: every change of the bid, its line items or its case
+    # studies adds one (under the bid's row lock); a save that names an older
+    # version is refused instead of overwriting what someone else saved.
+    version = models.PositiveIntegerField(default=1, editable=False)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        editable=False,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
 
     objects = BidQuerySet.as_manager()
 

@@ -80,14 +80,16 @@ def bid_form(request, pk, bid_pk=None):
     )
     if request.method == "POST" and form.is_valid():
         values = form.service_values()
+        version = values.pop("version")
         try:
             if bid is None:
                 bid = bid_services.create_bid(
                     procurement=procurement, user=request.user, **values
                 )
             else:
-                bid.refresh_from_db()
-                bid_services.update_bid(bid=bid, user=request.user, **values)
+                bid_services.update_bid(
+                    bid=bid, user=request.user, version=version, **values
+                )
         except ServiceError as exc:
             add_service_error(form, exc)
         else:

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clusterbuy.access import Capability, access_procurement
+from clusterbuy.services import ServiceError
 
 from .. import bids as bid_services
 from ..forms import LineItemForm, UploadForm
@@ -27,8 +28,12 @@ def line_item_add(request, pk, bid_pk):
     bid = bid_or_404(procurement, bid_pk)
     form = LineItemForm(request.POST)
     if form.is_valid():
-        bid_services.add_line_item(bid=bid, user=request.user, **form.cleaned_data)
-        messages.success(request, _("Line item added."))
+        try:
+            bid_services.add_line_item(bid=bid, user=request.user, **form.cleaned_data)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Line item added."))
     else:
         messages.error(
             request,
@@ -47,9 +52,12 @@ def line_item_add(request, pk, bid_pk):
 def line_item_delete(request, pk, bid_pk, item_pk):
     procurement = access_procurement(request.user, pk, Capability.EDIT_VENDORS)
     bid = bid_or_404(procurement, bid_pk)
-    bid_services.delete_line_item(
-        item=get_object_or_404(BidLineItem, bid=bid, pk=item_pk), user=request.user
-    )
+    try:
+        bid_services.delete_line_item(
+            item=get_object_or_404(BidLineItem, bid=bid, pk=item_pk), user=request.user
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
     return redirect("vendors:bid-detail", pk=pk, bid_pk=bid_pk)
 
 
@@ -67,6 +75,8 @@ def line_item_import(request, pk, bid_pk):
         items = bid_services.import_line_items(
             bid=bid, fileobj=upload, filename=upload.name, user=request.user
         )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
     except LineItemImportError as exc:
         for error in exc.errors[:50]:
             messages.error(
