@@ -8,6 +8,13 @@ still beats. A claim whose heartbeat is older than ``HEARTBEAT_STALE_AFTER`` bel
 to a dead worker (SIGKILL, OOM, host lost): the next delivery of the task, or the
 sweep, takes the run over at once instead of waiting for the task's time limit.
 
+A claim also names its process (``claimed_by``, host and pid). When that process ran
+on this host and no longer exists (a pool child killed by SIGKILL or the OOM killer,
+a worker restarted in place), its death is certain and the run is taken over without
+waiting for the heartbeat to go stale. A reused pid only makes the takeover wait for
+the heartbeat; a host name shared by two hosts could only hand a live run to a second
+worker, whose token then wins while the first discards its work.
+
 Every later write filters on the claim token, so a worker that was presumed dead but
 was only slow cannot overwrite the new claim's result: it finds its claim gone and
 discards its work.
@@ -59,11 +66,48 @@ def stale_claim(now: datetime) -> Q:
     return Q(status=RunStatus.RUNNING) & silent
 
 
+def _holder_is_gone(claimed_by: str) -> bool:
+    """The claim was made by a process of this host that no longer exists."""
+    host, _sep, pid = claimed_by.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # it exists, under another user
+        return False
+    return False
+
+
 def claim_run(*, run_id: int, now: datetime | None = None) -> uuid.UUID | None:
-    """Take the run for this worker; returns the new claim token, or None."""
+    """Take the run for this worker; returns the new claim token, or None.
+
+    Claimable: QUEUED, RUNNING under a stale claim, or RUNNING under a claim whose
+    process on this host is gone (then only that very claim, by its token).
+    """
     now = now or timezone.now()
-    token = uuid.uuid4()
     claimable = Q(status=RunStatus.QUEUED) | stale_claim(now)
+    token = _claim(run_id=run_id, claimable=claimable, now=now)
+    if token is not None:
+        return token
+    holder = (
+        TcoRun.objects.filter(pk=run_id, status=RunStatus.RUNNING)
+        .values("claim_token", "claimed_by")
+        .first()
+    )
+    if holder and holder["claim_token"] and _holder_is_gone(holder["claimed_by"]):
+        logger.warning(
+            "TCO run %s: its worker %s is gone", run_id, holder["claimed_by"]
+        )
+        dead = Q(status=RunStatus.RUNNING, claim_token=holder["claim_token"])
+        return _claim(run_id=run_id, claimable=dead, now=now)
+    return None
+
+
+def _claim(*, run_id: int, claimable: Q, now: datetime) -> uuid.UUID | None:
+    """The claim itself: one conditional UPDATE that issues a new token."""
+    token = uuid.uuid4()
     taken = TcoRun.objects.filter(
         claimable, pk=run_id, attempts__lt=MAX_ATTEMPTS
     ).update(

@@ -10,12 +10,14 @@ requested, or its claim went stale) or whose message is older than
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Collection
 from datetime import datetime, timedelta
 
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from kombu.exceptions import OperationalError as BrokerError
 
 from clusterbuy.celery import app
 
@@ -23,12 +25,28 @@ from . import claims, services
 from .claims import MAX_ATTEMPTS
 from .models import RunStatus, TcoRun
 
+logger = logging.getLogger(__name__)
+
 #: A QUEUED run whose message reached the broker longer ago than this has probably
 #: lost it (Redis restarted without persistence): the sweep sends another. A message
 #: still waiting behind others only gains a duplicate, which finds nothing to claim.
 QUEUED_STALE_AFTER = timedelta(minutes=10)
 #: How often each worker sweeps the runs of its queues (tco.tasks).
 SWEEP_INTERVAL_S = 60
+
+
+def _broker_answers() -> bool:
+    """One connection attempt before touching any run: while the broker is down the
+    sweep leaves the runs as they are (their users keep seeing why they wait)."""
+    if app.conf.task_always_eager:
+        return True  # runs are executed in-process, no broker involved
+    try:
+        with app.connection_for_write() as connection:
+            connection.ensure_connection(max_retries=1, interval_start=0)
+    except BrokerError as exc:
+        logger.warning("TCO sweep: broker unreachable: %s", exc)
+        return False
+    return True
 
 
 def _fail_exhausted_runs(runs, now: datetime) -> int:
@@ -72,6 +90,8 @@ def sweep_stuck_runs(
     unsent = runs.filter(status=RunStatus.QUEUED, attempts__lt=MAX_ATTEMPTS).filter(
         Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=now - queued_after)
     )
+    if unsent.exists() and not _broker_answers():
+        return {"requeued": 0, "failed": failed}  # the runs keep their notice
     requeued = 0
     for run_id, queue, seen in unsent.order_by("pk").values_list(
         "pk", "queue", "enqueued_at"

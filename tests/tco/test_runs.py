@@ -1,5 +1,9 @@
+import socket
+import subprocess
+import sys
 import threading
 import time
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -239,6 +243,36 @@ def test_a_run_claimed_by_a_release_without_heartbeats_waits_for_the_old_bound(
     assert claims.claim_run(run_id=run.pk, now=later) is not None
 
 
+@pytest.mark.parametrize(
+    ("holder", "taken_over"),
+    [("gone", True), ("alive", False), ("other-host", False)],
+)
+def test_a_run_whose_process_on_this_host_is_gone_is_taken_over_at_once(
+    holder, taken_over, scenario, it_lead
+):
+    run = _queued(scenario, it_lead)
+    _running(run, heartbeat_ago=timedelta(seconds=1))  # the heartbeat is fresh
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    if holder != "alive":
+        process.kill()
+        process.wait()  # reaped: its pid names no process now
+    host = "elsewhere" if holder == "other-host" else socket.gethostname()
+    dead_token = uuid.uuid4()
+    TcoRun.objects.filter(pk=run.pk).update(
+        claimed_by=f"{host}:{process.pid}", claim_token=dead_token
+    )
+    try:
+        token = claims.claim_run(run_id=run.pk)
+    finally:
+        process.kill()
+        process.wait()
+
+    assert (token is not None) == taken_over
+    run.refresh_from_db()
+    assert run.attempts == (2 if taken_over else 1)
+    assert run.claim_token == (token if taken_over else dead_token)
+
+
 def test_a_delivery_of_a_run_held_by_a_live_worker_is_told_when_to_come_back(
     scenario, it_lead
 ):
@@ -384,6 +418,20 @@ def test_sweeper_leaves_a_run_unsent_while_the_broker_is_down(
     assert sweep.sweep_stuck_runs() == {"requeued": 0, "failed": 0}
 
     assert TcoRun.objects.get(pk=unsent.pk).waits_for_queue
+
+
+def test_sweeper_touches_no_run_while_the_broker_does_not_answer(
+    scenario, it_lead, monkeypatch
+):
+    sent = _sent_to(monkeypatch)
+    monkeypatch.setattr(sweep, "_broker_answers", lambda: False)
+    unsent = _queued(scenario, it_lead)
+    TcoRun.objects.filter(pk=unsent.pk).update(enqueued_at=None)
+
+    assert sweep.sweep_stuck_runs() == {"requeued": 0, "failed": 0}
+
+    assert sent == []
+    assert TcoRun.objects.get(pk=unsent.pk).waits_for_queue  # the notice stays
 
 
 def test_sweeper_retries_a_dead_workers_run_and_gives_up_after_max_attempts(
