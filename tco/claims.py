@@ -12,8 +12,9 @@ A claim also names its process (``claimed_by``, host and pid). When that process
 on this host and no longer exists (a pool child killed by SIGKILL or the OOM killer,
 a worker restarted in place), its death is certain and the run is taken over without
 waiting for the heartbeat to go stale. A reused pid only makes the takeover wait for
-the heartbeat; a host name shared by two hosts could only hand a live run to a second
-worker, whose token then wins while the first discards its work.
+the heartbeat; a host name shared by two hosts (or by containers with their own pid
+namespaces) could only hand a live run to a second worker, whose token then wins
+while the first discards its work.
 
 Every later write filters on the claim token, so a worker that was presumed dead but
 was only slow cannot overwrite the new claim's result: it finds its claim gone and

@@ -7,11 +7,10 @@ Run lifecycle (design.md, "Celery tasks ... are safe to run twice"):
                          +--transient DB/OS error--> QUEUED again (task retries)
 
 Claims (tco.claims): a worker takes a run that is QUEUED, or RUNNING under a claim
-whose heartbeat is stale (its worker died), with one conditional UPDATE that issues
-a new claim token; every later write filters on that token. A delivery that finds
-the run RUNNING under a live claim raises ``RunBusy`` and the task comes back when
-that claim would be stale, so a message redelivered after its pool child was killed
-finishes the run within seconds of the heartbeat going silent. After
+whose heartbeat is stale or whose process on this host is gone (a killed pool
+child), with one conditional UPDATE that issues a new claim token; every later write
+filters on that token. A delivery that finds the run RUNNING under a live claim
+raises ``RunBusy`` and the task comes back when that claim would be stale. After
 ``MAX_ATTEMPTS`` claims the sweep marks a run FAILED. A delivery of a finished run
 finds nothing to claim, so a run has one result and one PDF
 (``tco/run-<id>-<lang>.pdf``).
