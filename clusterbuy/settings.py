@@ -266,11 +266,33 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 600)
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 540)
 CELERY_RESULT_BACKEND = None  # results live in our own models
 CELERY_TASK_IGNORE_RESULT = True
-# With acks_late, Redis redelivers a task whose worker died once this many seconds pass.
+# Reliability bounds (docs/deployment.md, "Reliability"). With acks_late, Redis
+# redelivers the message of a task whose whole worker died once the visibility
+# timeout has passed (default: the hard time limit plus 5 minutes, 900 s). Keep it
+# above the longest hard time limit, or a task still running is delivered twice
+# (harmless for TCO runs, which are claimed, but wasted work). Workers look for such
+# messages every 10 s (unacked_restore_interval; unacked_restore_throttle 1 scans
+# each time, the default only every tenth).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT_S", 900)
+    "visibility_timeout": env_int(
+        "CELERY_VISIBILITY_TIMEOUT_S", CELERY_TASK_TIME_LIMIT + 300
+    ),
+    "unacked_restore_throttle": 1,
+    # An unreachable broker fails a publish in seconds instead of hanging the web
+    # request: the run stays queued and the user is told it will start.
+    "socket_connect_timeout": 2,
+    "socket_timeout": 10,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 1,
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker never gives up on the broker (the default is 100 tries, about 45 minutes).
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 
 LOGGING = {
     "version": 1,

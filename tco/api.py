@@ -145,6 +145,10 @@ class RunSerializer(serializers.ModelSerializer):
     procurement = serializers.IntegerField(source="scenario.procurement_id")
     scenario_name = serializers.CharField(source="scenario.name")
     report_url = serializers.SerializerMethodField()
+    notice = serializers.SerializerMethodField(
+        help_text="Set while the run waits for an unreachable task queue: it is "
+        "saved and will start when the queue is back."
+    )
 
     class Meta:
         model = TcoRun
@@ -162,10 +166,14 @@ class RunSerializer(serializers.ModelSerializer):
             "inputs",
             "result",
             "report_url",
+            "notice",
             "created_at",
             "started_at",
             "finished_at",
         ]
+
+    def get_notice(self, run) -> str | None:
+        return run.queue_notice or None
 
     def get_report_url(self, run) -> str | None:
         if not run.pdf:

@@ -7,6 +7,8 @@ scenario or computing a new plan later never changes an earlier run or its repor
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
@@ -56,6 +58,12 @@ class TcoScenario(models.Model):
         return self.name
 
 
+QUEUE_UNAVAILABLE_NOTICE = _(
+    "The task queue is unavailable right now. Your run is saved and will start "
+    "when the queue is back."
+)
+
+
 class RunStatus(models.TextChoices):
     QUEUED = "queued", _("Queued")
     RUNNING = "running", _("Running")
@@ -76,6 +84,13 @@ class TcoRunQuerySet(models.QuerySet):
 
     def with_related(self) -> TcoRunQuerySet:
         return self.select_related("scenario", "scenario__procurement", "requested_by")
+
+    def on_queues(self, queues: Collection[str], *, default: str) -> TcoRunQuerySet:
+        """Runs whose messages go to one of ``queues`` (a blank queue is ``default``)."""
+        names = set(queues)
+        if default in names:
+            names.add("")
+        return self.filter(queue__in=names)
 
 
 def run_pdf_path(run: TcoRun, filename: str) -> str:
@@ -117,6 +132,21 @@ class TcoRun(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    #: New columns are nullable or have a database default: the previous release
+    #: keeps inserting runs while the migration is applied (docs/deployment.md).
+    #: The Celery queue the run's task message goes to (blank: the default queue);
+    #: a worker's in-process sweep looks after the runs of the queues it consumes.
+    queue = models.CharField(max_length=100, blank=True, db_default="")
+    #: When the run was last handed over to be executed (its task message given to
+    #: the broker, or run in-process by the caller); None while nothing is known to
+    #: carry it (the broker was unreachable), so the sweep sends a message.
+    enqueued_at = models.DateTimeField(null=True, blank=True)
+    #: The current claim (tco.claims): a new token per claim, the worker that holds
+    #: it, and when that worker last showed it is alive. Every write of a run's
+    #: outcome filters on the token, so a worker that lost its claim writes nothing.
+    claim_token = models.UUIDField(null=True, blank=True)
+    claimed_by = models.CharField(max_length=200, blank=True, db_default="")
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
 
     objects = TcoRunQuerySet.as_manager()
 
@@ -140,6 +170,18 @@ class TcoRun(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in (RunStatus.SUCCEEDED, RunStatus.FAILED)
+
+    @property
+    def waits_for_queue(self) -> bool:
+        """Saved and queued, but the broker was unreachable: no worker has it yet."""
+        return self.status == RunStatus.QUEUED and self.enqueued_at is None
+
+    @property
+    def queue_notice(self) -> str:
+        """What the user is told while the run waits for the queue (UI and API)."""
+        if not self.waits_for_queue:
+            return ""
+        return str(QUEUE_UNAVAILABLE_NOTICE)
 
     @property
     def procurement(self) -> Procurement:

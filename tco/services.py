@@ -6,38 +6,40 @@ Run lifecycle (design.md, "Celery tasks ... are safe to run twice"):
                          |--error----> FAILED     (error message only)
                          +--transient DB/OS error--> QUEUED again (task retries)
 
-Claim rule: a worker may take a run that is QUEUED, or RUNNING with ``started_at``
-older than ``RUN_STALE_AFTER`` (the task's hard time limit plus a margin: the worker
-that held it must be dead, and Redis redelivers unacked messages only after its
-visibility timeout, which is longer still). A claim is one conditional UPDATE that
-also bumps ``attempts`` and stamps ``started_at``; that timestamp is the claim token
-every later write filters on, so a worker that lost its claim can never overwrite the
-winner's result. After ``MAX_ATTEMPTS`` claims a run is not claimed again and the
-sweeper marks it FAILED. A second delivery of a finished run finds nothing to claim
-and stops, so a run has one result and one PDF (``tco/run-<id>-<lang>.pdf``).
+Claims (tco.claims): a worker takes a run that is QUEUED, or RUNNING under a claim
+whose heartbeat is stale or whose process on this host is gone (a killed pool
+child), with one conditional UPDATE that issues a new claim token; every later write
+filters on that token. A delivery that finds the run RUNNING under a live claim
+raises ``RunBusy`` and the task comes back when that claim would be stale. After
+``MAX_ATTEMPTS`` claims the sweep marks a run FAILED. A delivery of a finished run
+finds nothing to claim, so a run has one result and one PDF
+(``tco/run-<id>-<lang>.pdf``).
+
+Messages: a run records its queue and when its message reached the broker
+(``enqueued_at``); when the broker is unreachable the run stays QUEUED with no
+``enqueued_at`` (the user is told it will start) and the sweep (tco.sweep) sends it
+once the broker answers.
 """
 
 from __future__ import annotations
 
 import logging
-import time
-from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import DatabaseError, IntegrityError, transaction
-from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from kombu.exceptions import OperationalError as BrokerError
 
 from clusterbuy.celery import app as celery_app
 from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
 from sizing import services as sizing_services
 
-from . import report
+from . import claims, report
 from .engine import (
     ENGINE_VERSION,
     TcoInputError,
@@ -57,16 +59,10 @@ logger = logging.getLogger(__name__)
 #: Hard time limit of the ``run_tco`` task (seconds); the soft limit is 30 s earlier.
 TASK_TIME_LIMIT_S = 300
 TASK_SOFT_TIME_LIMIT_S = 270
-#: A RUNNING run older than this has lost its worker and may be claimed again.
-RUN_STALE_AFTER = timedelta(seconds=TASK_TIME_LIMIT_S + 60)
-#: A QUEUED run older than this has probably lost its broker message.
-QUEUED_STALE_AFTER = timedelta(minutes=10)
-MAX_ATTEMPTS = 3
 MONTE_CARLO_DRAWS = 10_000
 MONTE_CARLO_SEED = 12345
 #: Share of the progress bar the analysis takes; the PDF takes the rest.
 ANALYSIS_SHARE_PCT = 80
-PROGRESS_MIN_INTERVAL_S = 0.3
 TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (DatabaseError, OSError)
 LANGS = ("zh-hans", "en")
 #: The Celery task that runs ``execute_tco_run`` (declared in tco/tasks.py, which
@@ -76,6 +72,14 @@ RUN_TASK_NAME = "tco.tasks.run_tco"
 
 class TransientRunError(Exception):
     """Infrastructure failed mid-run; the run was put back in the queue to retry."""
+
+
+class RunBusy(Exception):
+    """Another worker holds a live claim on the run: try again in ``retry_in_s``."""
+
+    def __init__(self, run_id: int, retry_in_s: int):
+        super().__init__(f"TCO run {run_id} is claimed; retry in {retry_in_s} s")
+        self.retry_in_s = retry_in_s
 
 
 # --- the sizing plan ----------------------------------------------------------------
@@ -190,8 +194,29 @@ def estimate(*, inputs: dict) -> dict:
 # --- runs ---------------------------------------------------------------------------
 
 
-def _enqueue(run_id: int) -> None:
-    celery_app.tasks[RUN_TASK_NAME].delay(run_id)
+def send_run(*, run_id: int, queue: str) -> bool:
+    """Hand the run's task message to the broker; False when the broker is down.
+
+    The broker settings make this fail within seconds (clusterbuy/settings.py), so a
+    web request never hangs on an unreachable Redis.
+    """
+    task = celery_app.tasks[RUN_TASK_NAME]
+    try:
+        task.apply_async(args=[run_id], queue=queue or None)
+    except BrokerError as exc:
+        logger.warning("TCO run %s: broker unreachable, left queued: %s", run_id, exc)
+        return False
+    return True
+
+
+def _send_new_run(run: TcoRun) -> None:
+    """After commit: send the message; if the broker is down, mark the run unsent."""
+    if send_run(run_id=run.pk, queue=run.queue):
+        return
+    TcoRun.objects.filter(
+        pk=run.pk, status=RunStatus.QUEUED, enqueued_at=run.enqueued_at
+    ).update(enqueued_at=None)
+    run.enqueued_at = None
 
 
 def request_tco_run(
@@ -200,7 +225,9 @@ def request_tco_run(
     """Snapshot the scenario's inputs and the sizing plan into a QUEUED run; enqueue
     after commit. The report shows that plan, whatever is planned later.
 
-    ``enqueue=False`` leaves it for the caller to execute in-process (demo data).
+    With the broker unreachable the run is still saved and ``run.waits_for_queue``
+    is true: the sweep sends it when the broker is back. ``enqueue=False`` leaves it
+    for the caller to execute in-process (demo data).
     """
     lang = lang if lang in LANGS else "zh-hans"
     with transaction.atomic():
@@ -212,10 +239,11 @@ def request_tco_run(
             status=RunStatus.QUEUED,
             lang=lang,
             requested_by=user,
+            queue=celery_app.conf.task_default_queue or "",
+            enqueued_at=timezone.now(),
         )
-        run_id = run.pk
         if enqueue:
-            transaction.on_commit(lambda: _enqueue(run_id))
+            transaction.on_commit(lambda: _send_new_run(run))
     return run
 
 
@@ -246,25 +274,6 @@ def request_tco_run_for_inputs(
         return request_tco_run(scenario=scenario, user=user, lang=lang)
 
 
-def claim_run(*, run_id: int, now: datetime | None = None) -> datetime | None:
-    """Take the run for this worker; returns the claim token (started_at) or None."""
-    now = now or timezone.now()
-    claimable = Q(status=RunStatus.QUEUED) | Q(
-        status=RunStatus.RUNNING, started_at__lt=now - RUN_STALE_AFTER
-    )
-    taken = TcoRun.objects.filter(
-        claimable, pk=run_id, attempts__lt=MAX_ATTEMPTS
-    ).update(
-        status=RunStatus.RUNNING,
-        started_at=now,
-        finished_at=None,
-        attempts=F("attempts") + 1,
-        progress_pct=0,
-        error_message="",
-    )
-    return now if taken else None
-
-
 def _readable_error(exc: BaseException) -> str:
     if isinstance(exc, TcoInputError):
         return _("Invalid input %(field)s: %(message)s") % {
@@ -275,36 +284,27 @@ def _readable_error(exc: BaseException) -> str:
     return f"{exc.__class__.__name__}: {text}"[:2000]
 
 
-def _progress_reporter(run_id: int, token: datetime, low: int, high: int):
-    """A callback mapping 0..100 to low..high, writing at most every 0.3 s."""
-    last = {"pct": -1, "at": 0.0}
-
-    def report(percent: int) -> None:
-        pct = low + (high - low) * max(0, min(100, int(percent))) // 100
-        now = time.monotonic()
-        if pct <= last["pct"]:
-            return
-        if now - last["at"] < PROGRESS_MIN_INTERVAL_S and percent < 100:
-            return
-        last.update(pct=pct, at=now)
-        TcoRun.objects.filter(
-            pk=run_id, status=RunStatus.RUNNING, started_at=token
-        ).update(progress_pct=pct)
-
-    return report
-
-
 def execute_tco_run(*, run_id: int) -> TcoRun | None:
     """Run the full analysis and the PDF for a queued run (the task's whole body).
 
     Returns the run after this attempt, or None when there was nothing to claim
-    (already finished, running elsewhere, or gone).
+    (already finished, or gone, or out of attempts). Raises RunBusy when another
+    worker holds a live claim: the caller tries again when that claim would be stale.
     """
-    token = claim_run(run_id=run_id)
+    token = claims.claim_run(run_id=run_id)
     if token is None:
+        retry_in_s = claims.seconds_until_claimable(run_id=run_id)
+        if retry_in_s is not None:
+            raise RunBusy(run_id, retry_in_s)
         logger.info("TCO run %s: nothing to claim", run_id)
         return None
-    mine = TcoRun.objects.filter(pk=run_id, status=RunStatus.RUNNING, started_at=token)
+    with claims.heartbeat(run_id=run_id, token=token):
+        return _analyse_and_store(run_id=run_id, token=token)
+
+
+def _analyse_and_store(*, run_id: int, token) -> TcoRun | None:
+    """The work of one claim: analysis, PDF, then result and file in one commit."""
+    mine = claims.held(run_id=run_id, token=token)
     run = TcoRun.objects.with_related().get(pk=run_id)
     try:
         inputs = inputs_from_dict(run.inputs)
@@ -312,9 +312,11 @@ def execute_tco_run(*, run_id: int) -> TcoRun | None:
             inputs,
             draws=MONTE_CARLO_DRAWS,
             seed=MONTE_CARLO_SEED,
-            progress=_progress_reporter(run_id, token, 0, ANALYSIS_SHARE_PCT),
+            progress=claims.progress_reporter(
+                run_id=run_id, token=token, low=0, high=ANALYSIS_SHARE_PCT
+            ),
         )
-        mine.update(progress_pct=ANALYSIS_SHARE_PCT + 5)
+        mine.update(progress_pct=ANALYSIS_SHARE_PCT + 5, heartbeat_at=timezone.now())
         pdf_bytes = report.build_tco_report(run=run, analysis=analysis)
         name = run_pdf_path(run, "")
         with transaction.atomic():
@@ -339,7 +341,7 @@ def execute_tco_run(*, run_id: int) -> TcoRun | None:
         try:
             mine.update(status=RunStatus.QUEUED, error_message=_readable_error(exc))
         except DatabaseError:
-            pass  # the sweeper will find it RUNNING and stale
+            pass  # the heartbeat stops with this attempt: the claim goes stale
         raise TransientRunError(str(exc)) from exc
     except Exception as exc:  # noqa: BLE001 - any other error fails this run only
         logger.exception("TCO run %s failed", run_id)
@@ -349,50 +351,6 @@ def execute_tco_run(*, run_id: int) -> TcoRun | None:
             finished_at=timezone.now(),
         )
     return TcoRun.objects.with_related().get(pk=run_id)
-
-
-def sweep_stuck_runs(
-    *,
-    now: datetime | None = None,
-    queued_after: timedelta = QUEUED_STALE_AFTER,
-) -> dict[str, int]:
-    """Re-enqueue runs whose message was lost; retry or fail runs whose worker died."""
-    now = now or timezone.now()
-    requeued = 0
-    failed = 0
-    stale_running = TcoRun.objects.filter(
-        status=RunStatus.RUNNING, started_at__lt=now - RUN_STALE_AFTER
-    )
-    failed = stale_running.filter(attempts__gte=MAX_ATTEMPTS).update(
-        status=RunStatus.FAILED,
-        finished_at=now,
-        error_message=_("The analysis stopped responding %(n)d times and was given up.")
-        % {"n": MAX_ATTEMPTS},
-    )
-    failed += TcoRun.objects.filter(
-        status=RunStatus.QUEUED, attempts__gte=MAX_ATTEMPTS
-    ).update(
-        status=RunStatus.FAILED,
-        finished_at=now,
-        error_message=_("The analysis failed %(n)d times and was given up.")
-        % {"n": MAX_ATTEMPTS},
-    )
-    retry_ids = list(stale_running.values_list("pk", flat=True))
-    if retry_ids:
-        TcoRun.objects.filter(
-            pk__in=retry_ids,
-            status=RunStatus.RUNNING,
-            started_at__lt=now - RUN_STALE_AFTER,
-        ).update(status=RunStatus.QUEUED)
-    lost_ids = list(
-        TcoRun.objects.filter(
-            status=RunStatus.QUEUED, created_at__lt=now - queued_after
-        ).values_list("pk", flat=True)
-    )
-    for run_id in sorted(set(lost_ids) | set(retry_ids)):
-        _enqueue(run_id)
-        requeued += 1
-    return {"requeued": requeued, "failed": failed}
 
 
 # --- a vendor's bid as a TCO (read by the vendors comparison) ---------------------
