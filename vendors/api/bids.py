@@ -6,6 +6,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -13,7 +14,7 @@ from rest_framework.views import APIView
 from clusterbuy.access import Capability
 from clusterbuy.permissions import capability_for_writes
 
-from .. import attachments, bids, evaluation
+from .. import attachments, bids, visibility
 from ..importing import LineItemImportError
 from ..models import Bid
 from .bid_serializers import (
@@ -45,8 +46,8 @@ class BidViewSet(ProcurementScopedMixin, viewsets.ModelViewSet):
         context = super().get_serializer_context()
         if "procurement_pk" in self.kwargs:
             context["procurement"] = self.procurement()
-            context.update(
-                evaluation.visibility_context(self.procurement(), self.request.user)
+            context["visibility"] = visibility.visibility_for(
+                procurement=self.procurement(), user=self.request.user
             )
         return context
 
@@ -146,6 +147,12 @@ class AttachmentView(ProcurementScopedMixin, APIView):
 
     @extend_schema(responses=AttachmentSerializer(many=True))
     def get(self, request, procurement_pk, bid_pk):
+        """403 while the attachments are sealed from you (`visibility`)."""
+        shown = visibility.visibility_for(
+            procurement=self.procurement(), user=request.user
+        )
+        if shown.attachments_sealed:
+            raise PermissionDenied(visibility.ATTACHMENTS_SEALED)
         return Response(
             AttachmentSerializer(self.bid().attachments.all(), many=True).data
         )
