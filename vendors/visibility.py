@@ -13,9 +13,12 @@ vendor page of a bid goes through. What follows from it:
   directory (list, page, API, case studies: 404): its page would name the vendor next
   to its bids and case studies. In the free text of a bid (proposal, offer fields,
   line items, case studies, audit trail, score notes, decision rationale, pitfall
-  reasons) the bidders' names and the distinctive words of them read "[vendor]", the
-  same for every bidder so that no two texts are linked. Best effort by nature: a
-  brand that is not in the vendor's name (a server model) stays.
+  evidence) the bidders' names, and the short forms of them `name_fragments` lists,
+  read "[vendor]", the same for every bidder so that no two texts are linked. Best
+  effort by nature: a brand that is not the vendor's name ("PromiseAI" from "Promise
+  Tech", a server model) stays, and a name that is also a common word blanks that
+  word too. Blindness is per procurement: the same vendor's name shown on another
+  procurement's pages, next to the same case studies, is not hidden there.
 - sealed: no price, TCO, price score, pitfall computed from prices (a share of the
   hardware cost) or line-item audit entry.
 - either: attachments stay sealed (links hidden, download and listing 403). They are
@@ -126,24 +129,39 @@ def visible_vendors(user) -> QuerySet[Vendor]:
 
 
 def name_fragments(name: str) -> list[str]:
-    """The ways a text names a vendor: its name, the name without company suffixes
-    ("Quokka Systems Ltd" -> "Quokka"; "华为技术有限公司" -> "华为"), and each
-    distinctive word of it."""
-    name = name.strip()
+    """The ways a text names a vendor: its name, each script's half of a bilingual
+    name ("智算集成 Balanced Compute Co."), each less its company suffixes ("Quokka
+    Systems Ltd" -> "Quokka"; "华为技术有限公司" -> "华为") and its first word, the
+    one a company is called by, when that is distinctive ("Quokka", not "GPU")."""
+    name = " ".join(name.split())
     fragments = [name]
-    words = name.split()
-    while len(words) > 1 and words[-1].casefold() in GENERIC_NAME_WORDS:
-        words.pop()
-        fragments.append(" ".join(words))
-    fragments += _stems_zh(name)
-    for word in re.split(r"[\s,;()（）/&]+", name):
-        distinctive = word.casefold() not in GENERIC_NAME_WORDS
-        long_enough = len(word) >= MIN_WORD_CHARS or (
-            len(word) >= 2 and _CJK.search(word) is not None
-        )
-        if distinctive and long_enough and word not in GENERIC_NAME_SUFFIXES_ZH:
-            fragments.append(word)
+    for part in _script_parts(name):
+        words = part.split()
+        fragments.append(part)
+        while len(words) > 1 and words[-1].casefold() in GENERIC_NAME_WORDS:
+            words.pop()
+            fragments.append(" ".join(words))
+        fragments += _stems_zh(part)
+        first = words[0].strip(",;()（）")
+        is_cjk = _CJK.search(first) is not None
+        if first.casefold() not in GENERIC_NAME_WORDS and (
+            len(first) >= MIN_WORD_CHARS or (is_cjk and len(first) >= 2)
+        ):
+            fragments += [first, *_stems_zh(first)]
     return [f for f in dict.fromkeys(fragments) if f]
+
+
+def _script_parts(name: str) -> list[str]:
+    """A bilingual name's Chinese and Latin halves (runs of words of one script)."""
+    parts: list[list[str]] = []
+    for word in name.split():
+        if parts and (_CJK.search(parts[-1][-1]) is None) == (
+            _CJK.search(word) is None
+        ):
+            parts[-1].append(word)
+        else:
+            parts.append([word])
+    return [" ".join(words) for words in parts]
 
 
 def _stems_zh(name: str) -> list[str]:
@@ -236,14 +254,11 @@ class Visibility:
         return self.mask_rows([bid], BID_FIELDS)[0]
 
     def pitfalls(self, found: Iterable[Pitfall]) -> list[Pitfall]:
-        """Price-derived findings withheld from a sealed viewer; names redacted."""
+        """Price-derived findings withheld from a sealed viewer; names redacted from
+        the evidence (snippets of the bid's text; the reasons are ClusterBuy's own
+        sentences)."""
         return [
-            replace(
-                p,
-                reason_en=self.redact(p.reason_en),
-                reason_zh=self.redact(p.reason_zh),
-                evidence=tuple(self.redact(e) for e in p.evidence),
-            )
+            replace(p, evidence=tuple(self.redact(e) for e in p.evidence))
             for p in found
             if not (self.prices_hidden and p.reads_prices)
         ]

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from tests.vendors.blind_support import QUOKKA, ZEBRA, blind_sealed_bids
-from vendors import evaluation
+from vendors import evaluation, visibility
 
 
 @pytest.fixture
@@ -136,6 +137,10 @@ def test_attachments_are_sealed_for_a_blind_or_price_sealed_viewer(
         ]
         == []
     )
+    zh = client_for(user).get(
+        reverse("vendors:bid-detail", args=[procurement.pk, bid.pk])
+    )
+    assert "1 个附件已封存" in zh.content.decode()
     # the buyer downloads it
     assert client_for(buyer).get(download).status_code == 200
 
@@ -196,3 +201,45 @@ def test_scoring_closed_lifts_blind_grading_everywhere(
     assert status == 200 and ZEBRA in html
     data = api_for(it_lead).get(f"/api/v1/procurements/{procurement.pk}/bids/").json()
     assert data["results"][0]["vendor"]["name"] == ZEBRA
+
+
+@pytest.mark.parametrize(
+    ("name", "fragments"),
+    [
+        ("Zebracorp", ["Zebracorp"]),
+        ("Quokka Systems Ltd", ["Quokka Systems Ltd", "Quokka Systems", "Quokka"]),
+        ("华为技术有限公司", ["华为技术有限公司", "华为技术", "华为"]),
+        (
+            "卡多多服务器 GPU Box Ltd",
+            [
+                "卡多多服务器 GPU Box Ltd",
+                "卡多多服务器",
+                "卡多多",
+                "GPU Box Ltd",
+                "GPU Box",
+            ],
+        ),
+    ],
+)
+def test_a_vendor_is_named_by_its_name_its_halves_and_its_short_forms(name, fragments):
+    assert visibility.name_fragments(name) == fragments
+
+
+def test_redaction_replaces_every_form_of_a_bidders_name_and_nothing_else():
+    shown = visibility.Visibility(
+        blind=True,
+        labels={},
+        names=visibility.name_pattern(["Quokka Systems", "承诺科技 Promise Tech"]),
+    )
+    text = (
+        "Quokka's team (QUOKKA SYSTEMS) sent quokka-proposal.pdf; 承诺科技 too. "
+        "Recompute the totals; PromiseAI stays."
+    )
+    with translation.override("en"):
+        redacted = shown.redact(text)
+    assert redacted == (
+        "[vendor]'s team ([vendor]) sent [vendor]-proposal.pdf; [vendor] too. "
+        "Recompute the totals; PromiseAI stays."
+    )
+    assert visibility.Visibility(names=shown.names).redact(text) == text  # not blind
+    assert shown.redact_tree({"a": [text, 3, None]})["a"][1:] == [3, None]

@@ -148,11 +148,29 @@ class AttachmentSerializer(serializers.ModelSerializer):
 
 
 class BidOutputSerializer(serializers.ModelSerializer):
-    vendor = serializers.SerializerMethodField()
-    line_items = serializers.SerializerMethodField()
-    quoted_total = serializers.SerializerMethodField()
-    case_studies = serializers.SerializerMethodField()
-    attachments = AttachmentSerializer(many=True, read_only=True)
+    """A bid as the requesting user may see it: under blind grading (until scoring
+    closes, for whoever does not manage vendors) the vendor is "Vendor n" with a null
+    id, case studies are withheld and the bidders' names in every text read
+    "[vendor]"; under a sealed envelope (a technical evaluator before submitting)
+    prices are null; under either, attachments are withheld."""
+
+    vendor = serializers.SerializerMethodField(
+        help_text='{"id", "name", "blind"}; id null and name "Vendor n" when blind'
+    )
+    line_items = serializers.SerializerMethodField(
+        help_text="unit_price and amount null under a sealed envelope"
+    )
+    quoted_total = serializers.SerializerMethodField(
+        help_text="null under a sealed envelope"
+    )
+    case_studies = serializers.SerializerMethodField(
+        help_text="case-study ids; empty under blind grading (they name the vendor)"
+    )
+    attachments = AttachmentSerializer(
+        many=True,
+        read_only=True,
+        help_text="empty while blind or sealed (a vendor's files carry both)",
+    )
 
     class Meta:
         model = Bid

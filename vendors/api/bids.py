@@ -145,7 +145,14 @@ class AttachmentView(ProcurementScopedMixin, APIView):
     permission_classes = [capability_for_writes(Capability.EDIT_VENDORS)]
     parser_classes = [MultiPartParser, FormParser]
 
-    @extend_schema(responses=AttachmentSerializer(many=True))
+    @extend_schema(
+        responses={
+            200: AttachmentSerializer(many=True),
+            403: OpenApiResponse(
+                description="sealed from you: blind grading or a sealed envelope"
+            ),
+        }
+    )
     def get(self, request, procurement_pk, bid_pk):
         """403 while the attachments are sealed from you (`visibility`)."""
         shown = visibility.visibility_for(
