@@ -6,7 +6,7 @@ masked.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -56,10 +56,12 @@ def visible_audit(
     hide_prices: bool,
     blind: bool,
     criteria: dict[str, str] | None = None,
+    redact: Callable[[str], str] | None = None,
 ) -> list[AuditEntry]:
     """The audit entries a user may read, each with a readable ``target_label``:
     line items (they carry prices) stay sealed until a sealed-envelope evaluator has
-    submitted, vendor names stay hidden under blind grading. ``criteria`` maps
+    submitted, vendor names stay hidden under blind grading (the vendor field, and
+    ``redact``, `Visibility.redact`, over every value and label). ``criteria`` maps
     criterion codes to their shown text. Rows are masked in memory, never saved."""
     hidden = _("hidden")
     labels = {
@@ -90,6 +92,10 @@ def visible_audit(
         if entry.action == AuditAction.LINE_ITEM and not masked:
             entry.old_value = _readable_items(entry.old_value)
             entry.new_value = _readable_items(entry.new_value)
+        if redact is not None:
+            entry.old_value = redact(entry.old_value)
+            entry.new_value = redact(entry.new_value)
+            entry.target_label = redact(str(entry.target_label))
         out.append(entry)
     return out
 

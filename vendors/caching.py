@@ -53,8 +53,13 @@ def on_model_change(sender, **kwargs) -> None:
         bump_comparison_version()
 
 
+# Bumped when the cached context's shape changes (v2: the result carries its
+# Visibility), so an entry pickled by the previous release is never read.
+CONTEXT_SHAPE = "v2"
+
+
 def cache_key(procurement, blind: bool, prices_hidden: bool) -> str:
     return (
-        f"vendors:comparison:{_db_name()}:{comparison_version()}:{procurement.pk}:"
+        f"vendors:comparison:{CONTEXT_SHAPE}:{_db_name()}:{comparison_version()}:{procurement.pk}:"
         f"{get_language() or 'en'}:{int(blind)}:{int(prices_hidden)}"
     )

@@ -11,7 +11,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from clusterbuy.access import Capability, can, is_technical_evaluator
+from clusterbuy.access import Capability, can
 from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
 
@@ -368,41 +368,3 @@ def record_decision(
         new=f"bid {bid.pk}: {rationale}",
     )
     return decision
-
-
-def viewer_variant(
-    procurement: Procurement, settings_row: EvaluationSettings, user
-) -> tuple[bool, bool]:
-    """(blind, prices_hidden) for this user: the only ways the comparison depends on
-    who looks at it (vendor names hidden under blind grading, prices sealed for a
-    technical evaluator who has not submitted)."""
-    blind = bool(
-        settings_row.blind_grading
-        and not settings_row.scoring_closed
-        and not can(user, Capability.EDIT_VENDORS)
-    )
-    prices_hidden = bool(
-        settings_row.sealed_envelope
-        and is_technical_evaluator(user)
-        and not has_submitted(procurement=procurement, user=user)
-    )
-    return blind, prices_hidden
-
-
-def visibility_context(procurement, user) -> dict:
-    """Blind labels and sealed prices for this user (see comparison.build_comparison)."""
-    blind, prices_hidden = viewer_variant(
-        procurement, evaluation_settings_for(procurement=procurement), user
-    )
-    context: dict = {}
-    if blind:
-        ids = (
-            Bid.objects.for_procurement(procurement)
-            .order_by("id")
-            .values_list("id", flat=True)
-        )
-        context["blind_labels"] = {
-            pk: _("Vendor %(n)s") % {"n": i} for i, pk in enumerate(ids, start=1)
-        }
-    context["hide_prices"] = prices_hidden
-    return context

@@ -243,11 +243,17 @@ class DecisionForm(forms.Form):
         label=_("Rationale"), widget=forms.Textarea(attrs={"rows": 4})
     )
 
-    def __init__(self, *args, procurement=None, **kwargs):
+    def __init__(self, *args, procurement=None, labels=None, **kwargs):
+        """``labels``: bid id -> what the viewer may call the bid ("Vendor n" under
+        blind grading, `Visibility.labels`); "vendor · procurement" otherwise."""
         super().__init__(*args, **kwargs)
-        self.fields["bid"].queryset = Bid.objects.filter(
-            procurement=procurement
-        ).select_related("vendor")
+        self.fields["bid"].queryset = (
+            Bid.objects.filter(procurement=procurement)
+            .select_related("vendor")
+            .order_by("id")
+        )
+        shown = labels or {}
+        self.fields["bid"].label_from_instance = lambda bid: shown.get(bid.pk, str(bid))
 
 
 def weights_form_class(sections):

@@ -1,5 +1,6 @@
-"""Bid input and output: line items, attachments and, per viewer, blind labels and
-sealed prices (the visibility comes from `evaluation.visibility_context`)."""
+"""Bid input and output: line items, attachments and, per viewer, blind labels,
+redacted text, sealed prices and attachments (the `Visibility` in the serializer
+context, from `visibility.visibility_for`)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from ..models import (
     Scheduler,
     Vendor,
 )
+from ..visibility import Visibility
 
 
 class LineItemSerializer(serializers.Serializer):
@@ -152,11 +154,29 @@ class AttachmentSerializer(serializers.ModelSerializer):
 
 
 class BidOutputSerializer(serializers.ModelSerializer):
-    vendor = serializers.SerializerMethodField()
-    line_items = serializers.SerializerMethodField()
-    quoted_total = serializers.SerializerMethodField()
-    case_studies = serializers.SerializerMethodField()
-    attachments = AttachmentSerializer(many=True, read_only=True)
+    """A bid as the requesting user may see it: under blind grading (until scoring
+    closes, for whoever does not manage vendors) the vendor is "Vendor n" with a null
+    id, case studies are withheld and the bidders' names in every text read
+    "[vendor]"; under a sealed envelope (a technical evaluator before submitting)
+    prices are null; under either, attachments are withheld."""
+
+    vendor = serializers.SerializerMethodField(
+        help_text='{"id", "name", "blind"}; id null and name "Vendor n" when blind'
+    )
+    line_items = serializers.SerializerMethodField(
+        help_text="unit_price and amount null under a sealed envelope"
+    )
+    quoted_total = serializers.SerializerMethodField(
+        help_text="null under a sealed envelope"
+    )
+    case_studies = serializers.SerializerMethodField(
+        help_text="case-study ids; empty under blind grading (they name the vendor)"
+    )
+    attachments = AttachmentSerializer(
+        many=True,
+        read_only=True,
+        help_text="empty while blind or sealed (a vendor's files carry both)",
+    )
 
     class Meta:
         model = Bid
@@ -174,25 +194,29 @@ class BidOutputSerializer(serializers.ModelSerializer):
             "version",
         ]
 
-    def _labels(self) -> dict[int, str]:
-        return self.context.get("blind_labels") or {}
+    def _visibility(self) -> Visibility:
+        return self.context.get("visibility") or Visibility()
+
+    def to_representation(self, instance):
+        """Sealed attachments withheld; under blind grading every text redacted."""
+        data = super().to_representation(instance)
+        if self._visibility().attachments_sealed:
+            data["attachments"] = []
+        return self._visibility().redact_tree(data)
 
     def get_vendor(self, obj) -> dict:
-        labels = self._labels()
-        if obj.pk in labels:
-            return {"id": None, "name": labels[obj.pk], "blind": True}
-        return {"id": obj.vendor_id, "name": obj.vendor.name, "blind": False}
+        return self._visibility().vendor(obj)
 
     def get_line_items(self, obj) -> list[dict]:
         items = LineItemSerializer(obj.line_items.all(), many=True).data
-        if self.context.get("hide_prices"):
+        if self._visibility().prices_hidden:
             for item in items:
                 item["unit_price"] = None
                 item["amount"] = None
         return items
 
     def get_quoted_total(self, obj) -> str | None:
-        if self.context.get("hide_prices"):
+        if self._visibility().prices_hidden:
             return None
         lines = [
             comparison.Line(li.category, li.quantity * li.unit_price, li.recurring)
@@ -201,6 +225,10 @@ class BidOutputSerializer(serializers.ModelSerializer):
         return str(comparison.quoted_total(lines, obj.procurement.horizon_years))
 
     def get_case_studies(self, obj) -> list[int]:
+        """Withheld under blind grading: case studies are reached through their
+        vendor (api/v1/vendors/<id>/case-studies/), so their ids name it."""
+        if self._visibility().blind:
+            return []
         return [c.pk for c in obj.case_studies.all()]
 
 

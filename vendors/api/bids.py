@@ -12,6 +12,7 @@ from django.utils.http import parse_etags, quote_etag
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status, viewsets
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,7 +20,7 @@ from rest_framework.views import APIView
 from clusterbuy.access import Capability
 from clusterbuy.permissions import capability_for_writes
 
-from .. import attachments, bids, evaluation
+from .. import attachments, bids, visibility
 from ..importing import LineItemImportError
 from ..models import Bid
 from .bid_serializers import (
@@ -89,8 +90,8 @@ class BidViewSet(ProcurementScopedMixin, viewsets.ModelViewSet):
         context = super().get_serializer_context()
         if "procurement_pk" in self.kwargs:
             context["procurement"] = self.procurement()
-            context.update(
-                evaluation.visibility_context(self.procurement(), self.request.user)
+            context["visibility"] = visibility.visibility_for(
+                procurement=self.procurement(), user=self.request.user
             )
         return context
 
@@ -215,8 +216,21 @@ class AttachmentView(ProcurementScopedMixin, APIView):
     permission_classes = [capability_for_writes(Capability.EDIT_VENDORS)]
     parser_classes = [MultiPartParser, FormParser]
 
-    @extend_schema(responses=AttachmentSerializer(many=True))
+    @extend_schema(
+        responses={
+            200: AttachmentSerializer(many=True),
+            403: OpenApiResponse(
+                description="sealed from you: blind grading or a sealed envelope"
+            ),
+        }
+    )
     def get(self, request, procurement_pk, bid_pk):
+        """403 while the attachments are sealed from you (`visibility`)."""
+        shown = visibility.visibility_for(
+            procurement=self.procurement(), user=request.user
+        )
+        if shown.attachments_sealed:
+            raise PermissionDenied(visibility.ATTACHMENTS_SEALED)
         return Response(
             AttachmentSerializer(self.bid().attachments.all(), many=True).data
         )

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from clusterbuy.access import Capability
 from clusterbuy.permissions import IsMember, capability_for_writes
 
-from .. import comparison, evaluation
+from .. import comparison, evaluation, visibility
 from ..models import Bid
 from .scoping import ProcurementScopedMixin
 
@@ -83,10 +83,14 @@ class DecisionView(ProcurementScopedMixin, APIView):
 
     @extend_schema(responses=DecisionSerializer)
     def get(self, request, procurement_pk):
+        """The rationale redacted under blind grading (it may name the vendor)."""
         decision = getattr(self.procurement(), "vendor_decision", None)
         if decision is None:
             raise Http404(_("No decision yet."))
-        return Response(self._data(decision))
+        shown = visibility.visibility_for(
+            procurement=self.procurement(), user=request.user
+        )
+        return Response(shown.redact_tree(self._data(decision)))
 
     @extend_schema(request=DecisionSerializer, responses=DecisionSerializer)
     def put(self, request, procurement_pk):

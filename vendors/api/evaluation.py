@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from clusterbuy.access import Capability, require
 from clusterbuy.permissions import IsMember, capability_for_writes
 
-from .. import evaluation
+from .. import evaluation, visibility
 from ..models import ChecklistTemplate, Score
 from .scoping import ProcurementScopedMixin
 
@@ -48,12 +48,16 @@ class ScoreView(ProcurementScopedMixin, APIView):
 
     @extend_schema(responses=ScoreSerializer(many=True))
     def get(self, request, procurement_pk, bid_pk):
+        """Every evaluator's marks; notes redacted under blind grading."""
         scores = (
             self.bid()
             .scores.select_related("criterion__section", "evaluator")
             .order_by("criterion__section__position", "criterion__position", "id")
         )
-        return Response(ScoreSerializer(scores, many=True).data)
+        shown = visibility.visibility_for(
+            procurement=self.procurement(), user=request.user
+        )
+        return Response(shown.redact_tree(ScoreSerializer(scores, many=True).data))
 
     @extend_schema(request=ScoreInputSerializer, responses={201: ScoreSerializer})
     def post(self, request, procurement_pk, bid_pk):

@@ -13,6 +13,7 @@ from clusterbuy.permissions import capability_for_writes
 from .. import suppliers
 from ..fields import CASE_STUDY_FIELDS, VENDOR_FIELDS
 from ..models import Bid, CaseStudy, Vendor, VendorKind
+from ..visibility import visible_vendors
 
 
 class VendorSerializer(serializers.ModelSerializer):
@@ -31,7 +32,7 @@ class VendorViewSet(viewsets.ModelViewSet):
     filterset_fields = ["kind"]
 
     def get_queryset(self):
-        return Vendor.objects.for_user(self.request.user).order_by("name", "id")
+        return visible_vendors(self.request.user).order_by("name", "id")
 
     def perform_create(self, serializer):
         serializer.instance = suppliers.create_vendor(
@@ -77,7 +78,7 @@ class CaseStudyViewSet(viewsets.ModelViewSet):
     def vendor(self) -> Vendor:
         if not hasattr(self, "_vendor"):
             self._vendor = get_object_or_404(
-                Vendor.objects.for_user(self.request.user), pk=self.kwargs["vendor_pk"]
+                visible_vendors(self.request.user), pk=self.kwargs["vendor_pk"]
             )
         return self._vendor
 

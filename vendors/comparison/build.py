@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from django.utils.translation import gettext as _
-
 from clusterbuy.models import Procurement
 
 from .. import evaluation, plan_facts
 from ..compliance import PlanNeeds
 from ..detectors import ProcurementFacts
 from ..models import Bid, ChecklistSection, Decision, EvaluationSettings
+from ..visibility import Visibility, visibility_for
 from . import checks, pricing
 from .ranking import rank_columns, score_sections
 from .result import Column, Comparison, SectionInfo
@@ -72,8 +71,10 @@ def _sections(settings_row: EvaluationSettings, weights: dict | None) -> list:
     ]
 
 
-def _column(bid: Bid, index: int, around: _Surroundings, *, blind: bool) -> Column:
-    """The bid's column before scoring; a blind viewer sees "Vendor n", not the name."""
+def _column(bid: Bid, around: _Surroundings, visibility: Visibility) -> Column:
+    """The bid's column before scoring, as the viewer may see it: "Vendor n" rather
+    than the name under blind grading, no price-derived pitfall under a sealed
+    envelope (prices themselves are cleared by `_hide_prices` after ranking)."""
     procurement = around.procurement
     lines = pricing.bid_lines(bid)
     tco = pricing.bid_tco(bid, lines, procurement=procurement, plan=around.plan)
@@ -81,22 +82,18 @@ def _column(bid: Bid, index: int, around: _Surroundings, *, blind: bool) -> Colu
         around.facts, training_days_lower_bound=around.training_bounds.get(bid.pk)
     )
     others = [text for pk, text in around.proposal_texts.items() if pk != bid.pk]
-    label = _("Vendor %(n)s") % {"n": index}
-    vendor = (
-        {"id": None, "name": label, "blind": True}
-        if blind
-        else {"id": bid.vendor_id, "name": bid.vendor.name, "blind": False}
-    )
     accelerator = around.accelerators.get(bid.accelerator)
     return Column(
         bid=bid,
-        label=label if blind else bid.vendor.name,
-        vendor=vendor,
+        label=visibility.label(bid),
+        vendor=visibility.vendor(bid),
         quoted_total=pricing.quoted_total(lines, procurement.horizon_years),
         normalized_tco=tco.normalized_tco,
         hidden_costs=tco.hidden_costs,
         compliance=checks.compliance_for(bid, accelerator, around.needs),
-        pitfalls=checks.pitfalls_for(bid, lines, bid_facts, others),
+        pitfalls=visibility.pitfalls(
+            checks.pitfalls_for(bid, lines, bid_facts, others)
+        ),
         evidence=checks.evidence_counts(bid),
         tco_value=tco.normalized_tco,
     )
@@ -120,8 +117,8 @@ def build_comparison(
     """Everything the comparison page and API show, for this user.
 
     ``weights`` (section code -> weight) overrides the saved section weights without
-    saving them (the page's "try weights" form). Blind labels and sealed prices follow
-    `evaluation.viewer_variant`, the one visibility rule.
+    saving them (the page's "try weights" form). Blind labels, redacted text and sealed
+    prices follow `visibility.visibility_for`, the one visibility rule.
     """
     settings_row = evaluation.evaluation_settings_for(procurement=procurement)
     sections = _sections(settings_row, weights)
@@ -129,14 +126,16 @@ def build_comparison(
         Bid.objects.for_procurement(procurement).for_comparison().order_by("id")
     )
     around = _surroundings(procurement, bids)
-    blind, prices_hidden = evaluation.viewer_variant(procurement, settings_row, user)
+    visibility = visibility_for(
+        procurement=procurement, user=user, settings_row=settings_row
+    )
     columns: list[Column] = []
-    for index, bid in enumerate(bids, start=1):
-        column = _column(bid, index, around, blind=blind)
+    for bid in bids:
+        column = _column(bid, around, visibility)
         score_sections(column, bid, sections, settings_row.disagreement_points)
         columns.append(column)
-    rank_columns(columns, sections, settings_row, prices_hidden)
-    if prices_hidden:
+    rank_columns(columns, sections, settings_row, visibility.prices_hidden)
+    if visibility.prices_hidden:
         _hide_prices(columns, sections)
     return Comparison(
         procurement=procurement,
@@ -144,7 +143,16 @@ def build_comparison(
         sections=sections,
         columns=columns,
         plan=around.plan,
-        blind=blind,
-        prices_hidden=prices_hidden,
-        decision=Decision.objects.filter(procurement=procurement).first(),
+        blind=visibility.blind,
+        prices_hidden=visibility.prices_hidden,
+        decision=_decision(procurement, visibility),
+        visibility=visibility,
     )
+
+
+def _decision(procurement: Procurement, visibility: Visibility) -> Decision | None:
+    """The decision, its rationale redacted in memory for a blind viewer."""
+    decision = Decision.objects.filter(procurement=procurement).first()
+    if decision is not None:
+        decision.rationale = visibility.redact(decision.rationale)
+    return decision

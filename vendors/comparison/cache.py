@@ -1,7 +1,7 @@
 """The comparison page's context, read through the shared cache.
 
 The key (vendors.caching) carries the data version, the language and the viewer
-variant from `evaluation.viewer_variant`, the same rule `build_comparison` applies.
+variant from `visibility.viewer_variant`, the same rule `build_comparison` applies.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import render_to_string
 
-from .. import caching, evaluation
+from .. import caching, evaluation, visibility
 from .build import build_comparison
 from .radar import radar_svg
 from .table import comparison_groups
@@ -20,7 +20,7 @@ def comparison_context(*, procurement, user) -> dict:
     """{"result", "groups", "radar", "grid_html"} for this user, from the cache when
     nothing changed since it was built for the same language and viewer variant."""
     settings_row = evaluation.evaluation_settings_for(procurement=procurement)
-    blind, prices_hidden = evaluation.viewer_variant(procurement, settings_row, user)
+    blind, prices_hidden = visibility.viewer_variant(procurement, settings_row, user)
     key = caching.cache_key(procurement, blind, prices_hidden)
     # Only with a cache all web processes share (CACHE_URL): with per-process caches a
     # write in one process would not invalidate another process's copy.

@@ -14,6 +14,7 @@ from .. import scoring
 from ..compliance import ComplianceItem
 from ..detectors import Pitfall
 from ..models import Bid, Decision, EvaluationSettings
+from ..visibility import Visibility
 from .labels import (
     category_label,
     compliance_label,
@@ -105,6 +106,7 @@ class Comparison:
     blind: bool
     prices_hidden: bool
     decision: Decision | None
+    visibility: Visibility = field(default_factory=Visibility)
 
     @property
     def weights(self) -> dict[str, float]:

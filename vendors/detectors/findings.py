@@ -22,10 +22,15 @@ class PitfallCode(StrEnum):
 
 @dataclass(frozen=True)
 class Pitfall:
+    """``reads_prices``: the finding is computed from the bid's prices (a cost share,
+    a category with no priced line), so it is price material a sealed envelope hides
+    from a technical evaluator until they submit (vendors.visibility)."""
+
     code: PitfallCode
     reason_en: str
     reason_zh: str
     evidence: tuple[str, ...] = ()
+    reads_prices: bool = False
 
     def reason(self, lang: str = "en") -> str:
         """The reason in ``lang`` ("zh", "zh-hans", ... give Chinese; else English)."""
@@ -63,6 +68,8 @@ class ProcurementFacts:
     training_days_lower_bound: float | None = None  # from the sizing engine
 
 
-def pitfall(code: PitfallCode, en: str, zh: str, *evidence: str) -> Pitfall:
+def pitfall(
+    code: PitfallCode, en: str, zh: str, *evidence: str, reads_prices: bool = False
+) -> Pitfall:
     """One finding: its reason in English and Chinese, then the evidence lines."""
-    return Pitfall(code, en, zh, tuple(evidence))
+    return Pitfall(code, en, zh, tuple(evidence), reads_prices=reads_prices)

@@ -43,6 +43,7 @@ def detect_gpu_only(
                 "look under-provisioned for a cluster.",
                 f"GPU 服务器占硬件成本的 {share:.0%}，网络和存储配置可能不足。",
                 f"gpu_servers share of hardware: {share:.3f}",
+                reads_prices=True,
             )
         )
     if needs is None:
@@ -71,6 +72,7 @@ def _missing_supporting_lines(line_items: Sequence[LineItemFacts]) -> list[Pitfa
             f"GPU servers are priced but there is no {category} line item.",
             f"报价包含 GPU 服务器，但没有{category_zh}分项。",
             f"{category}: 0 CNY",
+            reads_prices=True,
         )
         for category, category_zh in _SUPPORTING.items()
         if totals.get(category, Decimal(0)) <= 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import FileResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
@@ -12,7 +13,7 @@ from django.views.decorators.http import require_POST
 from clusterbuy.access import Capability, access_procurement
 from clusterbuy.services import ServiceError
 
-from .. import attachments
+from .. import attachments, visibility
 from ..forms import UploadForm
 from ..models import BidAttachment
 from .bids import bid_or_404
@@ -43,6 +44,9 @@ def attachment_download(request, pk, bid_pk, attachment_pk):
     procurement = access_procurement(request.user, pk)
     bid = bid_or_404(procurement, bid_pk)
     attachment = get_object_or_404(BidAttachment, bid=bid, pk=attachment_pk)
+    shown = visibility.visibility_for(procurement=procurement, user=request.user)
+    if shown.attachments_sealed:
+        raise PermissionDenied(visibility.ATTACHMENTS_SEALED)
     return FileResponse(
         attachment.file.open("rb"),
         as_attachment=True,

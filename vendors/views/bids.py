@@ -22,6 +22,7 @@ from clusterbuy.views import render_procurement
 
 from .. import audit, comparison, evaluation
 from .. import bids as bid_services
+from ..fields import CASE_STUDY_FIELDS
 from ..forms import (
     CHANNEL_LABELS,
     MONITORING_LABELS,
@@ -121,13 +122,21 @@ def _offer_labels(bid) -> dict:
     }
 
 
+def _attachments(bid, visibility) -> dict:
+    """The bid's attachments, or how many are sealed from this viewer."""
+    if visibility.attachments_sealed:
+        return {"attachments": [], "sealed_attachments": bid.attachments.count()}
+    return {"attachments": bid.attachments.all(), "sealed_attachments": 0}
+
+
 @login_required
 def bid_detail(request, pk, bid_pk):
     procurement = access_procurement(request.user, pk)
     bid = bid_or_404(procurement, bid_pk)
     result = comparison.build_comparison(procurement=procurement, user=request.user)
     sections = evaluation.checklist_sections(result.settings)
-    visibility = evaluation.visibility_context(procurement, request.user)
+    visibility = result.visibility
+    visibility.mask_bid(bid)
     return render_procurement(
         request,
         procurement,
@@ -136,8 +145,8 @@ def bid_detail(request, pk, bid_pk):
             "bid": bid,
             "column": next(c for c in result.columns if c.bid.pk == bid.pk),
             "result": result,
-            "line_items": bid.line_items.all(),
-            "hide_prices": visibility["hide_prices"],
+            "line_items": visibility.mask_rows(bid.line_items.all(), ["description"]),
+            "hide_prices": visibility.prices_hidden,
             "sections": sections,
             "my_scores": {
                 s.criterion_id: s for s in bid.scores.filter(evaluator=request.user)
@@ -146,14 +155,17 @@ def bid_detail(request, pk, bid_pk):
             "upload_form": UploadForm(),
             "audit": audit.visible_audit(
                 bid.audit.select_related("actor")[:100],
-                hide_prices=visibility["hide_prices"],
-                blind=result.blind,
+                hide_prices=visibility.prices_hidden,
+                blind=visibility.blind,
+                redact=visibility.redact,
                 criteria={
                     c.code: c.display_text for s in sections for c in s.criteria.all()
                 },
             ),
-            "attachments": bid.attachments.all(),
-            "case_studies": bid.case_studies.all(),
+            **_attachments(bid, visibility),
+            "case_studies": visibility.mask_rows(
+                bid.case_studies.all(), CASE_STUDY_FIELDS
+            ),
             **_offer_labels(bid),
         },
         active="bids",

@@ -40,9 +40,11 @@ def _comparison_context(request, procurement, weights=None) -> dict:
 def comparison_page(request, pk):
     procurement = access_procurement(request.user, pk)
     context = _comparison_context(request, procurement)
+    result = context["result"]
     context["decision_form"] = DecisionForm(
         procurement=procurement,
-        initial={"bid": getattr(context["result"].decision, "bid_id", None)},
+        labels=result.visibility.labels,
+        initial={"bid": getattr(result.decision, "bid_id", None)},
     )
     return render_procurement(
         request, procurement, "vendors/comparison.html", context, active="comparison"

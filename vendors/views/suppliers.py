@@ -13,7 +13,7 @@ from clusterbuy.services import ServiceError
 
 from .. import suppliers
 from ..forms import CaseStudyForm, VendorForm
-from ..models import Vendor
+from ..visibility import visible_vendors
 
 
 @login_required
@@ -32,7 +32,7 @@ def vendor_list(request):
             else:
                 messages.success(request, _("Vendor added."))
                 return redirect("vendors:vendor-detail", pk=vendor.pk)
-    vendors = Vendor.objects.for_user(request.user).prefetch_related("case_studies")
+    vendors = visible_vendors(request.user).prefetch_related("case_studies")
     return render(
         request, "vendors/vendor_list.html", {"vendors": vendors, "form": form}
     )
@@ -40,7 +40,7 @@ def vendor_list(request):
 
 @login_required
 def vendor_detail(request, pk):
-    vendor = get_object_or_404(Vendor.objects.for_user(request.user), pk=pk)
+    vendor = get_object_or_404(visible_vendors(request.user), pk=pk)
     form = VendorForm(request.POST or None, instance=vendor, prefix="vendor")
     case_form = CaseStudyForm(prefix="case")
     if request.method == "POST":

@@ -105,6 +105,24 @@ def test_network_and_storage_below_plan_needs_are_flagged():
     assert found[0].reason_zh == "每 GPU 网络带宽 (Gb/s)：报价 100，方案需要 400。"
 
 
+def test_only_the_findings_computed_from_prices_read_prices():
+    """A sealed envelope hides these from a technical evaluator (vendors.visibility):
+    a cost share and a category with no priced line; a shortfall against the plan
+    is technical."""
+    share = detect_gpu_only(
+        [
+            _item("gpu_servers", "43200000"),
+            _item("network", "1000000"),
+            _item("storage", "1000000"),
+            _item("software", "500000"),
+        ]
+    )
+    missing = detect_gpu_only([_item("gpu_servers", "43200000")])
+    shortfall = detect_gpu_only(BALANCED, network_gbps_per_gpu=100, needs=NEEDS)
+    assert [p.reads_prices for p in share + missing] == [True] * 4
+    assert [p.reads_prices for p in shortfall] == [False] * len(shortfall) != []
+
+
 # --- over_promising ------------------------------------------------------------------
 
 
