@@ -217,3 +217,19 @@ def test_attachment_is_stored_and_named_by_what_it_is(buyer, org, procurement):
     assert stored.file.name.endswith("/quote.pdf")
     assert attachments.download_name(stored) == "quote.pdf"
     assert attachments.CONTENT_TYPES[stored.kind] == "application/pdf"
+
+
+def test_attachment_downloads_under_its_own_extension(
+    client_for, buyer, org, procurement
+):
+    # Issue 10, item 7: a PDF uploaded as quote.exe is served as quote.pdf, as a PDF.
+    bid = make_bid(procurement, make_vendor(org))
+    stored = attachments.add_attachment(
+        bid=bid, user=buyer, upload=SimpleUploadedFile("quote.exe", pdf_bytes())
+    )
+    response = client_for(buyer).get(
+        reverse("vendors:attachment-download", args=[procurement.pk, bid.pk, stored.pk])
+    )
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert 'filename="quote.pdf"' in response["Content-Disposition"]

@@ -50,5 +50,6 @@ def attachment_download(request, pk, bid_pk, attachment_pk):
     return FileResponse(
         attachment.file.open("rb"),
         as_attachment=True,
-        filename=attachment.original_name,
+        filename=attachments.download_name(attachment),
+        content_type=attachments.CONTENT_TYPES[attachment.kind],
     )
