@@ -3,114 +3,72 @@ sealed prices (the visibility comes from `evaluation.visibility_context`)."""
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from .. import comparison
 from ..fields import BID_FIELDS
 from ..models import (
+    CHECKED_BID_FIELDS,
+    FRAMEWORK_NAME_MAX_CHARS,
+    FRAMEWORKS_MAX_ITEMS,
+    HOURS_MAX,
     MONITORING_ITEMS,
     SEVERITIES,
     SUPPORT_CHANNELS,
     Bid,
     BidAttachment,
+    BidLineItem,
     CaseStudy,
-    Cooling,
-    LineCategory,
-    Scheduler,
     Vendor,
 )
 
 
-class LineItemSerializer(serializers.Serializer):
-    id = serializers.IntegerField(read_only=True)
-    category = serializers.ChoiceField(choices=LineCategory.choices)
-    description = serializers.CharField(max_length=500)
-    quantity = serializers.DecimalField(
-        max_digits=12, decimal_places=2, min_value=Decimal("0.01")
-    )
-    unit_price = serializers.DecimalField(
-        max_digits=16, decimal_places=2, min_value=Decimal(0)
-    )
-    recurring = serializers.BooleanField(default=False)
+class LineItemSerializer(serializers.ModelSerializer):
+    """A line item in and out; digits and minimums come from the model fields."""
+
     amount = serializers.DecimalField(max_digits=28, decimal_places=2, read_only=True)
 
+    class Meta:
+        model = BidLineItem
+        fields = ["id", "category", "description", "quantity", "unit_price"]
+        fields += ["recurring", "amount"]
 
-class BidInputSerializer(serializers.Serializer):
+
+class BidInputSerializer(serializers.ModelSerializer):
+    """A bid's figures with the bounds of their model fields (`bid_bounds`): a figure
+    out of range is a 400 naming it, never a database error. The lists are declared
+    here only for their item choices."""
+
     vendor = serializers.IntegerField()
-    accelerator = serializers.CharField(max_length=64)
-    gpu_count = serializers.IntegerField(min_value=1)
-    nodes = serializers.IntegerField(min_value=0, required=False, allow_null=True)
-    server_model = serializers.CharField(
-        max_length=200, required=False, allow_blank=True
-    )
-    scaleup_link = serializers.CharField(
-        max_length=100, required=False, allow_blank=True
-    )
-    scaleup_domain_gpus = serializers.IntegerField(
-        min_value=1, required=False, allow_null=True
-    )
-    network_fabric = serializers.CharField(
-        max_length=100, required=False, allow_blank=True
-    )
-    network_gbps_per_gpu = serializers.FloatField(
-        min_value=0, required=False, allow_null=True
-    )
-    storage_tb = serializers.FloatField(min_value=0, required=False, allow_null=True)
-    storage_read_gbs = serializers.FloatField(
-        min_value=0, required=False, allow_null=True
-    )
-    storage_write_gbs = serializers.FloatField(
-        min_value=0, required=False, allow_null=True
-    )
-    cooling = serializers.ChoiceField(
-        choices=Cooling.choices, required=False, allow_blank=True
-    )
-    peak_power_kw = serializers.FloatField(min_value=0, required=False, allow_null=True)
-    delivery_weeks = serializers.IntegerField(
-        min_value=0, required=False, allow_null=True
-    )
-    warranty_years = serializers.DecimalField(
-        max_digits=4,
-        decimal_places=1,
-        min_value=Decimal(0),
-        max_value=Decimal(10),
-        required=False,
-        allow_null=True,
-    )
     support_channels = serializers.ListField(
-        child=serializers.ChoiceField(choices=SUPPORT_CHANNELS), required=False
+        child=serializers.ChoiceField(choices=SUPPORT_CHANNELS),
+        required=False,
+        max_length=len(SUPPORT_CHANNELS),
     )
     response_hours = serializers.DictField(
-        child=serializers.FloatField(min_value=0), required=False
-    )
-    onsite_hours = serializers.FloatField(min_value=0, required=False, allow_null=True)
-    availability_pct = serializers.FloatField(
-        min_value=0, max_value=100, required=False, allow_null=True
+        child=serializers.FloatField(min_value=0, max_value=HOURS_MAX),
+        required=False,
     )
     monitoring = serializers.ListField(
-        child=serializers.ChoiceField(choices=MONITORING_ITEMS), required=False
+        child=serializers.ChoiceField(choices=MONITORING_ITEMS),
+        required=False,
+        max_length=len(MONITORING_ITEMS),
     )
-    configurable_alerts = serializers.BooleanField(required=False)
-    scheduler = serializers.ChoiceField(choices=Scheduler.choices)
     frameworks = serializers.ListField(
-        child=serializers.CharField(max_length=100), required=False
+        child=serializers.CharField(max_length=FRAMEWORK_NAME_MAX_CHARS),
+        required=False,
+        max_length=FRAMEWORKS_MAX_ITEMS,
     )
-    team_engineers = serializers.IntegerField(
-        min_value=0, required=False, allow_null=True
-    )
-    team_dl_experience = serializers.BooleanField(required=False)
-    team_scheduler_experience = serializers.BooleanField(required=False)
-    promised_training_days = serializers.FloatField(
-        min_value=0, required=False, allow_null=True
-    )
-    proposal_text = serializers.CharField(required=False, allow_blank=True)
     line_items = LineItemSerializer(many=True, required=False)
     case_studies = serializers.ListField(
         child=serializers.IntegerField(), required=False
     )
+
+    class Meta:
+        model = Bid
+        fields = ["vendor", *BID_FIELDS, "line_items", "case_studies"]
+        validators: list = []  # one bid per vendor is the service's rule
 
     def validate_vendor(self, value):
         vendor = Vendor.objects.filter(
@@ -146,11 +104,15 @@ class AttachmentSerializer(serializers.ModelSerializer):
 
 
 class BidOutputSerializer(serializers.ModelSerializer):
+    """A bid as stored; a figure its own field refuses (written past validation) is
+    null and named in `invalid_fields`, as are the prices computed from it."""
+
     vendor = serializers.SerializerMethodField()
     line_items = serializers.SerializerMethodField()
     quoted_total = serializers.SerializerMethodField()
     case_studies = serializers.SerializerMethodField()
     attachments = AttachmentSerializer(many=True, read_only=True)
+    invalid_fields = serializers.SerializerMethodField()
 
     class Meta:
         model = Bid
@@ -163,9 +125,17 @@ class BidOutputSerializer(serializers.ModelSerializer):
             "quoted_total",
             "case_studies",
             "attachments",
+            "invalid_fields",
             "created_at",
             "updated_at",
         ]
+        extra_kwargs = {name: {"allow_null": True} for name in CHECKED_BID_FIELDS}
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        for name in instance.invalid_fields:
+            data[name] = None
+        return data
 
     def _labels(self) -> dict[int, str]:
         return self.context.get("blind_labels") or {}
@@ -177,24 +147,39 @@ class BidOutputSerializer(serializers.ModelSerializer):
         return {"id": obj.vendor_id, "name": obj.vendor.name, "blind": False}
 
     def get_line_items(self, obj) -> list[dict]:
-        items = LineItemSerializer(obj.line_items.all(), many=True).data
-        if self.context.get("hide_prices"):
-            for item in items:
+        rows = list(obj.line_items.all())
+        items = LineItemSerializer(rows, many=True).data
+        for row, item in zip(rows, items, strict=True):
+            if not row.is_valid:
+                item.update(quantity=None, unit_price=None, amount=None)
+            if self.context.get("hide_prices"):
                 item["unit_price"] = None
                 item["amount"] = None
         return items
 
+    def _quoted_total(self, obj):
+        if not comparison.lines_are_valid(obj):
+            return None
+        lines = comparison.bid_lines(obj)
+        return comparison.quoted_total(lines, obj.procurement.horizon_years)
+
     def get_quoted_total(self, obj) -> str | None:
         if self.context.get("hide_prices"):
             return None
-        lines = [
-            comparison.Line(li.category, li.quantity * li.unit_price, li.recurring)
-            for li in obj.line_items.all()
-        ]
-        return str(comparison.quoted_total(lines, obj.procurement.horizon_years))
+        total = self._quoted_total(obj)
+        return None if total is None else str(total)
 
     def get_case_studies(self, obj) -> list[int]:
         return [c.pk for c in obj.case_studies.all()]
+
+    def get_invalid_fields(self, obj) -> list[str]:
+        names = set(obj.invalid_fields)
+        if not self.context.get("hide_prices"):
+            if not comparison.lines_are_valid(obj):
+                names.add("line_items")
+            if self._quoted_total(obj) is None:
+                names.add("quoted_total")
+        return sorted(names)
 
 
 class ImportErrorSerializer(serializers.Serializer):
