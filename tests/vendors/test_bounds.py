@@ -8,12 +8,12 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from clusterbuy.bounds import stored_value_is_valid
+from clusterbuy.bounds import LONG_TEXT_MAX_CHARS, stored_value_is_valid
 from clusterbuy.services import ServiceError
 from tests.vendors.test_support import BALANCED_TEXT, make_bid, make_vendor
-from vendors import bids
+from vendors import bids, evaluation
 from vendors.api.bid_serializers import BidInputSerializer
-from vendors.models import Bid
+from vendors.models import Bid, CaseStudy, ChecklistCriterion, Decision, Score
 from vendors.models.bid_bounds import (
     GPU_COUNT_MAX,
     PEAK_POWER_KW_MAX,
@@ -226,3 +226,65 @@ def test_the_bid_form_names_a_framework_list_too_long(
     assert response.status_code == 200
     assert response.context["form"].errors["frameworks"]
     assert not Bid.objects.filter(vendor=vendor).exists()
+
+
+# --- other free text: at most LONG_TEXT_MAX_CHARS ---------------------------------
+
+
+def test_long_free_texts_are_a_400_naming_the_field(
+    api_for, buyer, it_lead, manager, org, procurement, bid
+):
+    too_long = "x" * (LONG_TEXT_MAX_CHARS + 1)
+    vendor = bid.vendor
+    base = f"/api/v1/procurements/{procurement.pk}"
+    cases = [
+        (buyer, "patch", f"/api/v1/vendors/{vendor.pk}/", {"notes": too_long}, "notes"),
+        (
+            buyer,
+            "post",
+            f"/api/v1/vendors/{vendor.pk}/case-studies/",
+            {"client_industry": "AI lab", "challenge": too_long},
+            "challenge",
+        ),
+        (
+            it_lead,
+            "post",
+            f"{base}/bids/{bid.pk}/scores/",
+            {"criterion": "arch_scenario", "points": 4, "note": too_long},
+            "note",
+        ),
+        (
+            manager,
+            "put",
+            f"{base}/decision/",
+            {"bid": bid.pk, "rationale": too_long},
+            "rationale",
+        ),
+    ]
+    for user, method, url, body, field in cases:
+        response = getattr(api_for(user), method)(url, body, format="json")
+        assert response.status_code == 400, url
+        assert list(response.json()) == [field], url
+    assert not CaseStudy.objects.exists()
+    assert not Score.objects.exists()
+    assert not Decision.objects.exists()
+    vendor.refresh_from_db()
+    assert vendor.notes == ""
+
+
+def test_the_score_form_refuses_a_note_too_long(client_for, it_lead, procurement, bid):
+    criterion = ChecklistCriterion.objects.get(
+        section__template=evaluation.evaluation_settings_for(
+            procurement=procurement
+        ).template,
+        code="arch_scenario",
+    )
+    response = client_for(it_lead).post(
+        reverse("vendors:score", args=[procurement.pk, bid.pk]),
+        {
+            f"points_{criterion.pk}": "4",
+            f"note_{criterion.pk}": "x" * (LONG_TEXT_MAX_CHARS + 1),
+        },
+    )
+    assert response.status_code == 302
+    assert not Score.objects.exists()
