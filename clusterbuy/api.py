@@ -9,6 +9,7 @@ from rest_framework.response import Response
 
 from . import services
 from .access import Capability, organisation_of, require
+from .bounds import model_field_limits
 from .models import Procurement, Stage, StageChange
 from .permissions import capability_for_writes
 
@@ -50,7 +51,12 @@ class ProcurementSerializer(serializers.ModelSerializer):
 
 class StageChangeInputSerializer(serializers.Serializer):
     to_stage = serializers.ChoiceField(choices=Stage.choices)
-    note = serializers.CharField(required=False, allow_blank=True, default="")
+    note = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        **model_field_limits(StageChange, "note"),
+    )
 
 
 class StageChangeSerializer(serializers.ModelSerializer):

@@ -1,7 +1,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import Membership, Procurement, Role, Stage
+from .bounds import model_field_limits
+from .models import Membership, Procurement, Role, Stage, StageChange
 from .services import PROCUREMENT_FIELDS
 
 
@@ -44,7 +45,11 @@ class ProcurementForm(forms.ModelForm):
 
 class StageChangeForm(forms.Form):
     to_stage = forms.TypedChoiceField(choices=Stage.choices, coerce=int)
-    note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    note = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        **model_field_limits(StageChange, "note"),
+    )
 
 
 class TokenForm(forms.Form):

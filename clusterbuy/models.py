@@ -11,6 +11,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from .bounds import LONG_TEXT_MAX_CHARS, text_limit
+
 
 class Organisation(models.Model):
     name = models.CharField(_("name"), max_length=200, unique=True)
@@ -103,7 +105,9 @@ class Procurement(models.Model):
         Organisation, on_delete=models.CASCADE, related_name="procurements"
     )
     name = models.CharField(_("name"), max_length=200)
-    description = models.TextField(_("description"), blank=True)
+    description = models.TextField(
+        _("description"), blank=True, **text_limit(LONG_TEXT_MAX_CHARS)
+    )
     currency = models.CharField(
         _("currency"), max_length=3, choices=Currency.choices, default=Currency.CNY
     )
@@ -190,7 +194,7 @@ class StageChange(models.Model):
     changed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
-    note = models.TextField(blank=True)
+    note = models.TextField(blank=True, **text_limit(LONG_TEXT_MAX_CHARS))
     changed_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any, BinaryIO
 
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
@@ -23,9 +24,9 @@ from .bid_versions import lock_bid, mark_changed
 from .caching import bump_comparison_version
 from .evaluation import ensure_evaluation_settings
 from .fields import BID_FIELDS
-from .importing import parse_line_items
+from .importing import LineItemImportError, LineItemRow, RowError, parse_line_items
 from .models import (
-    SEVERITIES,
+    CHECKED_BID_FIELDS,
     AuditAction,
     AuditEntry,
     Bid,
@@ -49,26 +50,17 @@ def _check_accelerator(key: str) -> None:
         )
 
 
-def _clean_lists(values: dict) -> None:
-    if "response_hours" in values and values["response_hours"]:
-        hours = values["response_hours"]
-        if not isinstance(hours, dict) or set(hours) - set(SEVERITIES):
-            raise ServiceError(
-                _("Response times are given per severity: sev1, sev2, sev3."),
-                field="response_hours",
-            )
-        for severity, value in hours.items():
-            try:
-                number = float(value)
-            except (TypeError, ValueError):
-                number = -1
-            if number < 0:
-                raise ServiceError(
-                    _("Response time for %(sev)s must be a number of hours.")
-                    % {"sev": severity},
-                    field="response_hours",
-                )
-            hours[severity] = number
+def _check_figures(bid: Bid) -> None:
+    """The bid's figures within their fields' bounds (`models.bid_bounds`), whatever
+    the entry point: forms and serializers check the same validators first."""
+    checked = {*CHECKED_BID_FIELDS, "proposal_text"}
+    try:
+        bid.clean_fields(
+            exclude=[f.name for f in Bid._meta.fields if f.name not in checked]
+        )
+    except ValidationError as exc:
+        field, messages = next(iter(exc.message_dict.items()))
+        raise ServiceError(messages[0], field=field) from exc
 
 
 def _write_line_items(bid: Bid, items: Iterable[dict]) -> list[BidLineItem]:
@@ -92,6 +84,7 @@ def _write_line_items(bid: Bid, items: Iterable[dict]) -> list[BidLineItem]:
 
 def _save_bid(bid: Bid) -> Bid:
     _check_accelerator(bid.accelerator)
+    _check_figures(bid)
     try:
         with transaction.atomic():
             bid.save()
@@ -154,7 +147,6 @@ def create_bid(
 ) -> Bid:
     if vendor.organisation_id != procurement.organisation_id:
         raise ServiceError(_("No such vendor."), field="vendor")
-    _clean_lists(values)
     # The first bid fixes the checklist its evaluation reads (pages never write it).
     ensure_evaluation_settings(procurement=procurement)
     bid = Bid(
@@ -207,7 +199,6 @@ def update_bid(
         if vendor.pk != bid.vendor_id:
             changes.append(("vendor", bid.vendor.name, vendor.name))
         bid.vendor = vendor
-    _clean_lists(values)
     for key, value in values.items():
         if key in BID_FIELDS:
             old = _audit_value(getattr(bid, key))
@@ -269,6 +260,23 @@ def link_case_studies(*, bid: Bid, case_studies: Iterable[CaseStudy]) -> bool:
     return before != {study.pk for study in studies}
 
 
+def _check_imported(rows: list[LineItemRow], items: list[BidLineItem]) -> None:
+    """Each imported row against the line item's own fields (digits, decimal places,
+    minimums), reported as row errors like the parser's, whichever page uploaded it."""
+    errors = []
+    for row, item in zip(rows, items, strict=True):
+        try:
+            item.full_clean(exclude=["bid"])
+        except ValidationError as exc:
+            errors += [
+                RowError(row.row, field if field != NON_FIELD_ERRORS else "", message)
+                for field, messages in exc.message_dict.items()
+                for message in messages
+            ]
+    if errors:
+        raise LineItemImportError(errors)
+
+
 @transaction.atomic
 def import_line_items(
     *,
@@ -301,8 +309,7 @@ def import_line_items(
         )
         for index, row in enumerate(rows)
     ]
-    for item in items:
-        item.full_clean(exclude=["bid"])
+    _check_imported(rows, items)
     created = BidLineItem.objects.bulk_create(items)
     bump_comparison_version()
     after = _describe_items(created)

@@ -80,6 +80,9 @@ def checklist_sections(settings_row: EvaluationSettings) -> list[ChecklistSectio
     )
 
 
+#: The heaviest a checklist section may weigh (forms, the API and this service).
+SECTION_WEIGHT_MAX = 1000
+
 SETTINGS_FIELDS = (
     "blind_grading",
     "sealed_envelope",
@@ -153,9 +156,11 @@ def clean_section_weights(
             number = float(value)
         except (TypeError, ValueError):
             number = -1.0
-        if not 0 <= number <= 1000:
+        if not 0 <= number <= SECTION_WEIGHT_MAX:
             raise ServiceError(
-                _("Weights are numbers between 0 and 1000."), field="weights"
+                _("Weights are numbers between 0 and %(max)s.")
+                % {"max": SECTION_WEIGHT_MAX},
+                field="weights",
             )
         cleaned[code] = number
     if cleaned and sum(cleaned.values()) <= 0:

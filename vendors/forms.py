@@ -4,12 +4,14 @@ from django import forms
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from clusterbuy.bounds import LONG_TEXT_MAX_CHARS, model_field_limits
 from clusterbuy.services import ServiceError
 
 from . import checklist_default, checklists
-from .evaluation import ScoreMark
+from .evaluation import SECTION_WEIGHT_MAX, ScoreMark
 from .fields import BID_FIELDS, CASE_STUDY_FIELDS, VENDOR_FIELDS
 from .models import (
+    HOURS_MAX,
     MONITORING_ITEMS,
     SEVERITIES,
     SUPPORT_CHANNELS,
@@ -17,6 +19,7 @@ from .models import (
     BidLineItem,
     CaseStudy,
     ChecklistTemplate,
+    Decision,
     Vendor,
 )
 
@@ -70,13 +73,22 @@ class BidForm(forms.ModelForm):
         required=False,
     )
     sev1_hours = forms.FloatField(
-        label=_("Response, severity 1 (h)"), min_value=0, required=False
+        label=_("Response, severity 1 (h)"),
+        min_value=0,
+        max_value=HOURS_MAX,
+        required=False,
     )
     sev2_hours = forms.FloatField(
-        label=_("Response, severity 2 (h)"), min_value=0, required=False
+        label=_("Response, severity 2 (h)"),
+        min_value=0,
+        max_value=HOURS_MAX,
+        required=False,
     )
     sev3_hours = forms.FloatField(
-        label=_("Response, severity 3 (h)"), min_value=0, required=False
+        label=_("Response, severity 3 (h)"),
+        min_value=0,
+        max_value=HOURS_MAX,
+        required=False,
     )
     # The version of the bid the form was filled from: a save over a newer one is
     # refused (bid_versions.StaleBidError) instead of undoing the other change.
@@ -220,6 +232,12 @@ def score_marks(post) -> list[ScoreMark]:
         except ValueError:
             raise ServiceError(_("Invalid points."), field="points") from None
         note = post.get(f"note_{match[1]}", "")
+        if len(note) > LONG_TEXT_MAX_CHARS:
+            raise ServiceError(
+                _("An evidence note is at most %(n)s characters.")
+                % {"n": LONG_TEXT_MAX_CHARS},
+                field="note",
+            )
         marks.append(ScoreMark(criterion=int(match[1]), points=points, note=note))
     return marks
 
@@ -240,7 +258,9 @@ def posted_weights(post, section_codes: list[str]) -> dict[str, float]:
 class DecisionForm(forms.Form):
     bid = forms.ModelChoiceField(label=_("Chosen bid"), queryset=Bid.objects.none())
     rationale = forms.CharField(
-        label=_("Rationale"), widget=forms.Textarea(attrs={"rows": 4})
+        label=_("Rationale"),
+        widget=forms.Textarea(attrs={"rows": 4}),
+        **model_field_limits(Decision, "rationale"),
     )
 
     def __init__(self, *args, procurement=None, labels=None, **kwargs):
@@ -260,7 +280,11 @@ def weights_form_class(sections):
     """``sections`` are the comparison's SectionInfo rows (titles already as shown)."""
     fields = {
         f"w_{s.code}": forms.FloatField(
-            label=s.title, min_value=0, max_value=1000, initial=s.weight, required=False
+            label=s.title,
+            min_value=0,
+            max_value=SECTION_WEIGHT_MAX,
+            initial=s.weight,
+            required=False,
         )
         for s in sections
     }

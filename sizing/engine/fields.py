@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import SizingInputError
+from .limits import ceiling
 
 
 def read_number(
@@ -25,8 +26,8 @@ def read_number(
 ):
     """The number at ``name`` (numeric strings accepted), or None when absent.
 
-    Finite, never negative, zero only with ``allow_zero``, at most ``maximum``, and a
-    whole number when ``integer``.
+    Finite, never negative, zero only with ``allow_zero``, at most ``maximum`` (or the
+    field's physical ceiling, `limits.MAXIMA`), and a whole number when ``integer``.
     """
     value = data.get(name)
     if value is None:
@@ -48,8 +49,9 @@ def read_number(
         raise SizingInputError("must not be negative", field=where)
     if positive and value == 0 and not allow_zero:
         raise SizingInputError("must be greater than zero", field=where)
-    if maximum is not None and value > maximum:
-        raise SizingInputError(f"must be at most {maximum:g}", field=where)
+    highest = ceiling(name, maximum)
+    if value > highest:
+        raise SizingInputError(f"must be at most {highest:,.15g}", field=where)
     if integer:
         if value != int(value):
             raise SizingInputError("must be a whole number", field=where)

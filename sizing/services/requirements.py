@@ -11,6 +11,8 @@ from django.utils.translation import gettext as _
 
 from clusterbuy.models import Procurement
 from sizing.engine import SizingInputError, constraints_from_dict, workload_from_dict
+from sizing.engine.fields import read_number
+from sizing.engine.limits import ceiling
 from sizing.models import (
     CUSTOM_MODEL_FIELDS,
     INFERENCE_FIELDS,
@@ -108,6 +110,14 @@ def check_workload(*, workload: Workload) -> None:
 def _check_requirement(requirement: Requirement) -> None:
     try:
         constraints_from_dict(constraints_for(requirement))
+        # The data volume becomes the first workload's dataset_tb (plans.py).
+        read_number(
+            {"data_tb": requirement.data_tb},
+            "data_tb",
+            "requirement",
+            allow_zero=True,
+            maximum=ceiling("dataset_tb"),
+        )
     except SizingInputError as exc:
         raise SizingInputError(exc.message, field=engine_field(exc.field)) from None
     if requirement.accelerator_key and requirement.accelerator_key not in (

@@ -4,111 +4,64 @@ context, from `visibility.visibility_for`)."""
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from .. import comparison
 from ..fields import BID_FIELDS
 from ..models import (
+    CHECKED_BID_FIELDS,
+    FRAMEWORK_NAME_MAX_CHARS,
+    FRAMEWORKS_MAX_ITEMS,
+    HOURS_MAX,
     MONITORING_ITEMS,
     SEVERITIES,
     SUPPORT_CHANNELS,
     Bid,
     BidAttachment,
+    BidLineItem,
     CaseStudy,
-    Cooling,
-    LineCategory,
-    Scheduler,
     Vendor,
 )
 from ..visibility import Visibility
 
 
-class LineItemSerializer(serializers.Serializer):
-    id = serializers.IntegerField(read_only=True)
-    category = serializers.ChoiceField(choices=LineCategory.choices)
-    description = serializers.CharField(max_length=500)
-    quantity = serializers.DecimalField(
-        max_digits=12, decimal_places=2, min_value=Decimal("0.01")
-    )
-    unit_price = serializers.DecimalField(
-        max_digits=16, decimal_places=2, min_value=Decimal(0)
-    )
-    recurring = serializers.BooleanField(default=False)
+class LineItemSerializer(serializers.ModelSerializer):
+    """A line item in and out; digits and minimums come from the model fields."""
+
     amount = serializers.DecimalField(max_digits=28, decimal_places=2, read_only=True)
 
+    class Meta:
+        model = BidLineItem
+        fields = ["id", "category", "description", "quantity", "unit_price"]
+        fields += ["recurring", "amount"]
 
-class BidInputSerializer(serializers.Serializer):
+
+class BidInputSerializer(serializers.ModelSerializer):
+    """A bid's figures with the bounds of their model fields (`bid_bounds`): a figure
+    out of range is a 400 naming it, never a database error. The lists are declared
+    here only for their item choices."""
+
     vendor = serializers.IntegerField()
-    accelerator = serializers.CharField(max_length=64)
-    gpu_count = serializers.IntegerField(min_value=1)
-    nodes = serializers.IntegerField(min_value=0, required=False, allow_null=True)
-    server_model = serializers.CharField(
-        max_length=200, required=False, allow_blank=True
-    )
-    scaleup_link = serializers.CharField(
-        max_length=100, required=False, allow_blank=True
-    )
-    scaleup_domain_gpus = serializers.IntegerField(
-        min_value=1, required=False, allow_null=True
-    )
-    network_fabric = serializers.CharField(
-        max_length=100, required=False, allow_blank=True
-    )
-    network_gbps_per_gpu = serializers.FloatField(
-        min_value=0, required=False, allow_null=True
-    )
-    storage_tb = serializers.FloatField(min_value=0, required=False, allow_null=True)
-    storage_read_gbs = serializers.FloatField(
-        min_value=0, required=False, allow_null=True
-    )
-    storage_write_gbs = serializers.FloatField(
-        min_value=0, required=False, allow_null=True
-    )
-    cooling = serializers.ChoiceField(
-        choices=Cooling.choices, required=False, allow_blank=True
-    )
-    peak_power_kw = serializers.FloatField(min_value=0, required=False, allow_null=True)
-    delivery_weeks = serializers.IntegerField(
-        min_value=0, required=False, allow_null=True
-    )
-    warranty_years = serializers.DecimalField(
-        max_digits=4,
-        decimal_places=1,
-        min_value=Decimal(0),
-        max_value=Decimal(10),
-        required=False,
-        allow_null=True,
-    )
     support_channels = serializers.ListField(
-        child=serializers.ChoiceField(choices=SUPPORT_CHANNELS), required=False
+        child=serializers.ChoiceField(choices=SUPPORT_CHANNELS),
+        required=False,
+        max_length=len(SUPPORT_CHANNELS),
     )
     response_hours = serializers.DictField(
-        child=serializers.FloatField(min_value=0), required=False
-    )
-    onsite_hours = serializers.FloatField(min_value=0, required=False, allow_null=True)
-    availability_pct = serializers.FloatField(
-        min_value=0, max_value=100, required=False, allow_null=True
+        child=serializers.FloatField(min_value=0, max_value=HOURS_MAX),
+        required=False,
     )
     monitoring = serializers.ListField(
-        child=serializers.ChoiceField(choices=MONITORING_ITEMS), required=False
+        child=serializers.ChoiceField(choices=MONITORING_ITEMS),
+        required=False,
+        max_length=len(MONITORING_ITEMS),
     )
-    configurable_alerts = serializers.BooleanField(required=False)
-    scheduler = serializers.ChoiceField(choices=Scheduler.choices)
     frameworks = serializers.ListField(
-        child=serializers.CharField(max_length=100), required=False
+        child=serializers.CharField(max_length=FRAMEWORK_NAME_MAX_CHARS),
+        required=False,
+        max_length=FRAMEWORKS_MAX_ITEMS,
     )
-    team_engineers = serializers.IntegerField(
-        min_value=0, required=False, allow_null=True
-    )
-    team_dl_experience = serializers.BooleanField(required=False)
-    team_scheduler_experience = serializers.BooleanField(required=False)
-    promised_training_days = serializers.FloatField(
-        min_value=0, required=False, allow_null=True
-    )
-    proposal_text = serializers.CharField(required=False, allow_blank=True)
     line_items = LineItemSerializer(many=True, required=False)
     case_studies = serializers.ListField(
         child=serializers.IntegerField(), required=False
@@ -119,6 +72,11 @@ class BidInputSerializer(serializers.Serializer):
         required=False,
         help_text="the bid's version you read (its ETag); an older one answers 409",
     )
+
+    class Meta:
+        model = Bid
+        fields = ["vendor", *BID_FIELDS, "line_items", "case_studies"]
+        validators: list = []  # one bid per vendor is the service's rule
 
     def validate_vendor(self, value):
         vendor = Vendor.objects.filter(
@@ -158,7 +116,9 @@ class BidOutputSerializer(serializers.ModelSerializer):
     closes, for whoever does not manage vendors) the vendor is "Vendor n" with a null
     id, case studies are withheld and the bidders' names in every text read
     "[vendor]"; under a sealed envelope (a technical evaluator before submitting)
-    prices are null; under either, attachments are withheld."""
+    prices are null; under either, attachments are withheld. A figure its own field
+    refuses (written past validation) is null and named in `invalid_fields`, as are
+    the prices computed from it."""
 
     vendor = serializers.SerializerMethodField(
         help_text='{"id", "name", "blind"}; id null and name "Vendor n" when blind'
@@ -177,6 +137,7 @@ class BidOutputSerializer(serializers.ModelSerializer):
         read_only=True,
         help_text="empty while blind or sealed (a vendor's files carry both)",
     )
+    invalid_fields = serializers.SerializerMethodField()
 
     class Meta:
         model = Bid
@@ -189,17 +150,22 @@ class BidOutputSerializer(serializers.ModelSerializer):
             "quoted_total",
             "case_studies",
             "attachments",
+            "invalid_fields",
             "created_at",
             "updated_at",
             "version",
         ]
+        extra_kwargs = {name: {"allow_null": True} for name in CHECKED_BID_FIELDS}
 
     def _visibility(self) -> Visibility:
         return self.context.get("visibility") or Visibility()
 
     def to_representation(self, instance):
-        """Sealed attachments withheld; under blind grading every text redacted."""
+        """Invalid stored figures null; sealed attachments withheld; under blind
+        grading every text redacted."""
         data = super().to_representation(instance)
+        for name in instance.invalid_fields:
+            data[name] = None
         if self._visibility().attachments_sealed:
             data["attachments"] = []
         return self._visibility().redact_tree(data)
@@ -208,21 +174,27 @@ class BidOutputSerializer(serializers.ModelSerializer):
         return self._visibility().vendor(obj)
 
     def get_line_items(self, obj) -> list[dict]:
-        items = LineItemSerializer(obj.line_items.all(), many=True).data
-        if self._visibility().prices_hidden:
-            for item in items:
+        rows = list(obj.line_items.all())
+        items = LineItemSerializer(rows, many=True).data
+        for row, item in zip(rows, items, strict=True):
+            if not row.is_valid:
+                item.update(quantity=None, unit_price=None, amount=None)
+            if self._visibility().prices_hidden:
                 item["unit_price"] = None
                 item["amount"] = None
         return items
 
+    def _quoted_total(self, obj):
+        if not comparison.lines_are_valid(obj):
+            return None
+        lines = comparison.bid_lines(obj)
+        return comparison.quoted_total(lines, obj.procurement.horizon_years)
+
     def get_quoted_total(self, obj) -> str | None:
         if self._visibility().prices_hidden:
             return None
-        lines = [
-            comparison.Line(li.category, li.quantity * li.unit_price, li.recurring)
-            for li in obj.line_items.all()
-        ]
-        return str(comparison.quoted_total(lines, obj.procurement.horizon_years))
+        total = self._quoted_total(obj)
+        return None if total is None else str(total)
 
     def get_case_studies(self, obj) -> list[int]:
         """Withheld under blind grading: case studies are reached through their
@@ -230,6 +202,15 @@ class BidOutputSerializer(serializers.ModelSerializer):
         if self._visibility().blind:
             return []
         return [c.pk for c in obj.case_studies.all()]
+
+    def get_invalid_fields(self, obj) -> list[str]:
+        names = set(obj.invalid_fields)
+        if not self.context.get("hide_prices"):
+            if not comparison.lines_are_valid(obj):
+                names.add("line_items")
+            if self._quoted_total(obj) is None:
+                names.add("quoted_total")
+        return sorted(names)
 
 
 class ImportErrorSerializer(serializers.Serializer):

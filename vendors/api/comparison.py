@@ -10,10 +10,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clusterbuy.access import Capability
+from clusterbuy.bounds import model_field_limits
 from clusterbuy.permissions import IsMember, capability_for_writes
 
 from .. import comparison, evaluation, visibility
-from ..models import Bid
+from ..models import Bid, Decision
 from .scoping import ProcurementScopedMixin
 
 
@@ -41,6 +42,11 @@ class ComparisonEntrySerializer(serializers.Serializer):
     disagreements = serializers.ListField(child=serializers.CharField())
     excluded = serializers.BooleanField()
     rank = serializers.IntegerField(allow_null=True)
+    invalid = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="figures stored past validation, and the prices computed from "
+        "them, shown as null: bid field names, quoted_total, normalized_tco",
+    )
 
 
 class ComparisonView(ProcurementScopedMixin, APIView):
@@ -63,7 +69,7 @@ class ComparisonView(ProcurementScopedMixin, APIView):
 
 class DecisionSerializer(serializers.Serializer):
     bid = serializers.IntegerField()
-    rationale = serializers.CharField()
+    rationale = serializers.CharField(**model_field_limits(Decision, "rationale"))
     decided_by = serializers.CharField(read_only=True)
     decided_at = serializers.DateTimeField(read_only=True)
 

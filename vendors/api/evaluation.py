@@ -10,10 +10,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clusterbuy.access import Capability, require
+from clusterbuy.bounds import model_field_limits
 from clusterbuy.permissions import IsMember, capability_for_writes
 
 from .. import evaluation, visibility
-from ..models import ChecklistTemplate, Score
+from ..evaluation import SECTION_WEIGHT_MAX
+from ..models import ChecklistTemplate, EvaluationSettings, Score
 from .scoping import ProcurementScopedMixin
 
 
@@ -38,7 +40,12 @@ class ScoreSerializer(serializers.ModelSerializer):
 class ScoreInputSerializer(serializers.Serializer):
     criterion = serializers.CharField(help_text="criterion code (or id)")
     points = serializers.IntegerField(min_value=0, max_value=5)
-    note = serializers.CharField(required=False, allow_blank=True, default="")
+    note = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        **model_field_limits(Score, "note"),
+    )
 
 
 class ScoreView(ProcurementScopedMixin, APIView):
@@ -90,7 +97,9 @@ class EvaluationSettingsSerializer(serializers.Serializer):
     blind_grading = serializers.BooleanField(required=False)
     sealed_envelope = serializers.BooleanField(required=False)
     technical_threshold = serializers.FloatField(
-        min_value=0, max_value=100, required=False, allow_null=True
+        required=False,
+        allow_null=True,
+        **model_field_limits(EvaluationSettings, "technical_threshold"),
     )
     scoring_closed = serializers.BooleanField(required=False)
     template = serializers.IntegerField(required=False)
@@ -150,7 +159,9 @@ class EvaluationSettingsView(ProcurementScopedMixin, APIView):
 
 
 class WeightsSerializer(serializers.Serializer):
-    weights = serializers.DictField(child=serializers.FloatField(min_value=0))
+    weights = serializers.DictField(
+        child=serializers.FloatField(min_value=0, max_value=SECTION_WEIGHT_MAX)
+    )
 
 
 class WeightsView(ProcurementScopedMixin, APIView):

@@ -38,7 +38,7 @@ from .labels import (
     severity_label,
     status_label,
 )
-from .pricing import CENT, Line, money, quoted_total
+from .pricing import CENT, Line, bid_lines, lines_are_valid, money, quoted_total
 from .radar import RADAR_COLOURS, RADAR_MAX_WIDTH_PX, radar_svg
 from .result import Column, Comparison, SectionInfo
 from .table import Cell, Detail, Group, Row, comparison_groups
@@ -61,6 +61,7 @@ __all__ = [
     "Line",
     "Row",
     "SectionInfo",
+    "bid_lines",
     "bid_offer",
     "build_comparison",
     "comparison_context",
@@ -69,6 +70,7 @@ __all__ = [
     "compliance_for",
     "evidence_kinds",
     "fill_in_help",
+    "lines_are_valid",
     "money",
     "no_plan_items",
     "pitfall_label",

@@ -10,6 +10,7 @@ own queries, and one training bound per distinct accelerator.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from decimal import Decimal
 
 from clusterbuy.models import Procurement
 
@@ -20,7 +21,7 @@ from ..models import Bid, ChecklistSection, Decision, EvaluationSettings
 from ..visibility import Visibility, visibility_for
 from . import checks, pricing
 from .ranking import rank_columns, score_sections
-from .result import Column, Comparison, SectionInfo
+from .result import PRICE_FIGURES, Column, Comparison, SectionInfo
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ def _surroundings(procurement: Procurement, bids: list[Bid]) -> _Surroundings:
         facts=checks.procurement_facts(procurement, plan, needs),
         accelerators=plan_facts.accelerators_by_key(b.accelerator for b in bids),
         training_bounds=checks.training_bounds(procurement, bids),
-        proposal_texts={b.pk: b.proposal_text for b in bids},
+        proposal_texts={b.pk: checks.proposal_text(b) for b in bids},
     )
 
 
@@ -77,7 +78,12 @@ def _column(bid: Bid, around: _Surroundings, visibility: Visibility) -> Column:
     envelope (prices themselves are cleared by `_hide_prices` after ranking)."""
     procurement = around.procurement
     lines = pricing.bid_lines(bid)
-    tco = pricing.bid_tco(bid, lines, procurement=procurement, plan=around.plan)
+    priced = lines if pricing.lines_are_valid(bid) else None
+    tco = pricing.bid_tco(bid, priced, procurement=procurement, plan=around.plan)
+    quoted = pricing.quoted_total(priced, procurement.horizon_years)
+    invalid = set(bid.invalid_fields)
+    invalid |= {"quoted_total"} if quoted is None else set()
+    invalid |= {"normalized_tco"} if tco is None else set()
     bid_facts = replace(
         around.facts, training_days_lower_bound=around.training_bounds.get(bid.pk)
     )
@@ -87,21 +93,23 @@ def _column(bid: Bid, around: _Surroundings, visibility: Visibility) -> Column:
         bid=bid,
         label=visibility.label(bid),
         vendor=visibility.vendor(bid),
-        quoted_total=pricing.quoted_total(lines, procurement.horizon_years),
-        normalized_tco=tco.normalized_tco,
-        hidden_costs=tco.hidden_costs,
+        quoted_total=quoted,
+        normalized_tco=None if tco is None else tco.normalized_tco,
+        hidden_costs=[] if tco is None else tco.hidden_costs,
         compliance=checks.compliance_for(bid, accelerator, around.needs),
         pitfalls=visibility.pitfalls(
             checks.pitfalls_for(bid, lines, bid_facts, others)
         ),
         evidence=checks.evidence_counts(bid),
-        tco_value=tco.normalized_tco,
+        tco_value=Decimal(0) if tco is None else tco.normalized_tco,
+        invalid=frozenset(invalid),
     )
 
 
 def _hide_prices(columns: list[Column], sections: list[SectionInfo]) -> None:
     """Sealed envelope, technical evaluator: no price, TCO or price score is shown."""
     for column in columns:
+        column.invalid -= PRICE_FIGURES
         column.quoted_total = None
         column.normalized_tco = None
         column.hidden_costs = []

@@ -24,7 +24,7 @@ from ..detectors import (
     ProcurementFacts,
     detect_all,
 )
-from ..models import Bid
+from ..models import PROPOSAL_TEXT_MAX_CHARS, Bid
 from .labels import COMPLIANCE_ITEMS
 from .pricing import Line
 
@@ -66,16 +66,18 @@ def no_plan_items(offer: BidOffer | None = None) -> list[ComplianceItem]:
 
 
 def bid_offer(bid: Bid, accelerator) -> BidOffer:
+    """The bid's offer as the compliance engine reads it; an invalid stored figure is
+    not stated (`Bid.checked`), and the page marks it invalid."""
     return BidOffer(
-        gpu_count=bid.gpu_count,
+        gpu_count=bid.checked("gpu_count"),
         vram_gb_per_gpu=getattr(accelerator, "memory_gb", None),
-        scaleup_domain_gpus=bid.scaleup_domain_gpus
+        scaleup_domain_gpus=bid.checked("scaleup_domain_gpus")
         or getattr(accelerator, "scaleup_domain_gpus", None),
-        network_gbps_per_gpu=bid.network_gbps_per_gpu,
-        storage_tb=bid.storage_tb,
-        storage_read_gbs=bid.storage_read_gbs,
-        storage_write_gbs=bid.storage_write_gbs,
-        it_power_kw=bid.peak_power_kw,
+        network_gbps_per_gpu=bid.checked("network_gbps_per_gpu"),
+        storage_tb=bid.checked("storage_tb"),
+        storage_read_gbs=bid.checked("storage_read_gbs"),
+        storage_write_gbs=bid.checked("storage_write_gbs"),
+        it_power_kw=bid.checked("peak_power_kw"),
         cooling=bid.cooling or None,
         ecosystem=getattr(accelerator, "ecosystem", None) or None,
     )
@@ -125,16 +127,22 @@ def pitfalls_for(
         line_items=tuple(
             LineItemFacts(li.category, li.amount, li.recurring) for li in lines
         ),
-        network_gbps_per_gpu=bid.network_gbps_per_gpu,
-        storage_tb=bid.storage_tb,
-        storage_read_gbs=bid.storage_read_gbs,
-        proposal_text=bid.proposal_text,
+        network_gbps_per_gpu=bid.checked("network_gbps_per_gpu"),
+        storage_tb=bid.checked("storage_tb"),
+        storage_read_gbs=bid.checked("storage_read_gbs"),
+        proposal_text=proposal_text(bid),
         evidence_kinds=evidence_kinds(bid),
-        promised_training_days=bid.promised_training_days,
+        promised_training_days=bid.checked("promised_training_days"),
         scheduler=bid.scheduler,
-        frameworks=tuple(bid.frameworks or ()),
+        frameworks=tuple(bid.checked("frameworks") or ()),
     )
     return detect_all(facts, context, others)
+
+
+def proposal_text(bid: Bid) -> str:
+    """The proposal as the detectors read it: at most its field's length, so a text
+    stored past validation cannot make every pairwise comparison slow."""
+    return (bid.proposal_text or "")[:PROPOSAL_TEXT_MAX_CHARS]
 
 
 def training_bounds(procurement: Procurement, bids: list[Bid]) -> dict[int, float]:
@@ -143,7 +151,8 @@ def training_bounds(procurement: Procurement, bids: list[Bid]) -> dict[int, floa
     per_gpu: dict[str, float | None] = {}
     bounds: dict[int, float] = {}
     for bid in bids:
-        if bid.promised_training_days is None or not bid.gpu_count:
+        gpu_count = bid.checked("gpu_count")
+        if bid.checked("promised_training_days") is None or not gpu_count:
             continue
         if bid.accelerator not in per_gpu:
             per_gpu[bid.accelerator] = plan_facts.training_lower_bound_days(
@@ -151,7 +160,7 @@ def training_bounds(procurement: Procurement, bids: list[Bid]) -> dict[int, floa
             )
         single = per_gpu[bid.accelerator]
         if single is not None:
-            bounds[bid.pk] = single / bid.gpu_count
+            bounds[bid.pk] = single / gpu_count
     return bounds
 
 

@@ -56,6 +56,7 @@ def _entry(column: Column, comparison: Comparison, lang: str) -> dict:
         ),
         "excluded": column.excluded,
         "rank": column.rank,
+        "invalid": sorted(column.invalid),
     }
 
 

@@ -23,36 +23,66 @@ from ..models import Bid
 from .labels import FILL_IN_SOURCES
 
 CENT = Decimal("0.01")
+#: Money has at most 18 integer digits and cents (the API's decimal(20, 2)). A larger
+#: amount is no price anyone quoted but a stored value written past validation, or a
+#: sum of extreme lines; it shows as "invalid" instead of being computed with.
+MONEY_MAX_DIGITS = 20
+MONEY_LIMIT = Decimal(10) ** (MONEY_MAX_DIGITS - 2)
+#: The bid figures the TCO reads: one of them invalid makes the TCO invalid too.
+TCO_FIGURES = frozenset({"gpu_count", "peak_power_kw", "warranty_years"})
 
 #: One priced line of a bid: qty x unit price (per year when recurring).
 Line = BidLine
 
 
-def money(value: float | Decimal) -> Decimal:
-    return Decimal(str(value)).quantize(CENT, rounding=ROUND_HALF_UP)
+def money(value: float | Decimal | None) -> Decimal | None:
+    """``value`` rounded to the cent, half up; None when it is no amount of money (not
+    a finite number, or MONEY_LIMIT or more), so no caller ever rounds NaN or 1e308."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        amount = value if isinstance(value, Decimal) else Decimal(str(value))
+    except ArithmeticError:
+        return None
+    if not amount.is_finite() or abs(amount) >= MONEY_LIMIT:
+        return None
+    return amount.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
-def quoted_total(lines: list[Line], horizon_years: int) -> Decimal:
-    """One-off lines + horizon_years x recurring lines."""
+def quoted_total(lines: list[Line] | None, horizon_years: int) -> Decimal | None:
+    """One-off lines + horizon_years x recurring lines; None when a line is invalid
+    (``lines`` is None) or the total is no amount of money."""
+    if lines is None:
+        return None
     one_off = sum((li.amount for li in lines if not li.recurring), Decimal(0))
     yearly = sum((li.amount for li in lines if li.recurring), Decimal(0))
     return money(one_off + yearly * horizon_years)
 
 
 def bid_lines(bid: Bid) -> list[Line]:
+    """The bid's priced lines whose stored quantity and unit price pass their own
+    fields; with one left out the totals are invalid (`lines_are_valid`)."""
     return [
         Line(li.category, li.quantity * li.unit_price, li.recurring)
         for li in bid.line_items.all()
+        if li.is_valid
     ]
 
 
+def lines_are_valid(bid: Bid) -> bool:
+    return all(li.is_valid for li in bid.line_items.all())
+
+
 def bid_tco(
-    bid: Bid, lines: list[Line], *, procurement: Procurement, plan: dict | None
-) -> TcoNormalisation:
-    """The bid's normalised TCO; a bid whose figures are no valid TCO inputs gets 0
-    and no hidden costs rather than breaking the comparison."""
+    bid: Bid, lines: list[Line] | None, *, procurement: Procurement, plan: dict | None
+) -> TcoNormalisation | None:
+    """The bid's normalised TCO; None ("invalid") when a figure it reads is invalid,
+    the TCO engine refuses the figures, or its total is no amount of money."""
+    if lines is None or TCO_FIGURES & bid.invalid_fields:
+        return None
     plan = plan or {}
     price = plan.get("gpu_price")
+    plan_gpu_price = None if money(price) is None else Decimal(str(price))
     try:
         tco = normalise_bid_tco(
             lines=lines,
@@ -64,11 +94,14 @@ def bid_tco(
             if bid.warranty_years is not None
             else None,
             on_prem=procurement.deployment_site != DeploymentSite.CLOUD,
-            plan_gpu_price=None if price is None else Decimal(str(price)),
+            plan_gpu_price=plan_gpu_price,
             plan_gpu_price_currency=plan.get("gpu_price_currency"),
         )
-    except TcoInputError:
-        return TcoNormalisation(Decimal(0), [], {})
+    except (TcoInputError, ArithmeticError):
+        # ArithmeticError: the engine's own rounding of a sum too large for a Decimal.
+        return None
+    if money(tco.normalized_tco) is None:
+        return None
     tco.hidden_costs = [
         {
             "category": hidden["category"],

@@ -24,6 +24,9 @@ from .labels import (
     status_label,
 )
 
+#: The computed prices a column may mark invalid besides the bid's own figures.
+PRICE_FIGURES = frozenset({"quoted_total", "normalized_tco"})
+
 
 @dataclass
 class SectionInfo:
@@ -53,6 +56,9 @@ class Column:
     rank: int | None = None
     excluded: bool = False
     tco_value: Decimal = Decimal(0)  # kept for ranking even when hidden
+    # Figures shown as "invalid": the bid's own (`Bid.invalid_fields`) and the prices
+    # that could not be computed from them (PRICE_FIGURES).
+    invalid: frozenset[str] = frozenset()
 
     @property
     def hidden_cost_list(self) -> list[dict]:

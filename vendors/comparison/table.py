@@ -54,6 +54,10 @@ class Group:
     rows: list[Row]
 
 
+# A compliance item named otherwise than the bid figure it reads.
+_OFFER_FIGURES = {"it_power_kw": "peak_power_kw"}
+
+
 def _fmt_money(value: Decimal | None) -> str:
     if value is None:
         return "—"
@@ -87,14 +91,39 @@ def _highlight(
     return ["best" if v == best else "worst" if v == worst else "" for v in values]
 
 
-def _numeric_row(label: str, values: list, *, higher: bool, fmt=_fmt) -> Row:
+def _invalid_cell() -> Cell:
+    """A figure stored past validation, or a price computed from one (Column.invalid)."""
+    return Cell(_("invalid"), "invalid")
+
+
+def _numeric_row(
+    label: str,
+    values: list,
+    *,
+    higher: bool,
+    fmt=_fmt,
+    invalid: list[bool] | None = None,
+) -> Row:
+    """One value per column, best and worst marked; a cell flagged in ``invalid``
+    reads "invalid" and takes no part in the marking."""
+    flags = invalid or [False] * len(values)
+    values = [None if bad else v for v, bad in zip(values, flags, strict=True)]
     classes = _highlight(values, higher_is_better=higher)
     return Row(
-        label, [Cell(fmt(v), css) for v, css in zip(values, classes, strict=True)]
+        label,
+        [
+            _invalid_cell() if bad else Cell(fmt(v), css)
+            for v, css, bad in zip(values, classes, flags, strict=True)
+        ],
     )
 
 
-def _hours(value: dict | None, severity: str) -> float | None:
+def _flags(cols: list[Column], figure: str) -> list[bool]:
+    return [figure in c.invalid for c in cols]
+
+
+def _hours(bid, severity: str) -> float | None:
+    value = bid.checked("response_hours")
     if not value or value.get(severity) is None:
         return None
     return float(value[severity])
@@ -115,6 +144,7 @@ def _price_group(comparison: Comparison) -> Group:
         hidden_values,
         higher=False,
         fmt=_fmt_money,
+        invalid=_flags(cols, "normalized_tco"),
     )
     hidden_row.help = fill_in_help()
     for cell, c in zip(hidden_row.cells, cols, strict=True):
@@ -126,8 +156,20 @@ def _price_group(comparison: Comparison) -> Group:
             for h in c.hidden_costs
         ]
     rows = [
-        _numeric_row(_("Quoted price"), quoted, higher=False, fmt=_fmt_money),
-        _numeric_row(_("Normalised TCO"), tco, higher=False, fmt=_fmt_money),
+        _numeric_row(
+            _("Quoted price"),
+            quoted,
+            higher=False,
+            fmt=_fmt_money,
+            invalid=_flags(cols, "quoted_total"),
+        ),
+        _numeric_row(
+            _("Normalised TCO"),
+            tco,
+            higher=False,
+            fmt=_fmt_money,
+            invalid=_flags(cols, "normalized_tco"),
+        ),
         hidden_row,
     ]
     return Group(_("Price"), rows)
@@ -137,7 +179,10 @@ def _compliance_cell(column: Column, index: int, lang: str) -> Cell:
     entry = column.compliance[index] if index < len(column.compliance) else None
     if entry is None:
         return Cell("—")
-    text = f"{_fmt(shown_value(entry.offered))} / {_fmt(shown_value(entry.required))}"
+    offered = _fmt(shown_value(entry.offered))
+    if _OFFER_FIGURES.get(entry.item, entry.item) in column.invalid:
+        offered = _("invalid")
+    text = f"{offered} / {_fmt(shown_value(entry.required))}"
     if entry.unit:
         text += f" {entry.unit}"
     note = entry.note_for(lang)
@@ -154,49 +199,69 @@ def _compliance_group(cols: list[Column], lang: str) -> Group:
     return Group(_("Compliance with the sizing plan"), rows)
 
 
-def _service_group(bids: list) -> Group:
+def _figure_row(label: str, cols: list[Column], figure: str, **options) -> Row:
+    """A row of one bid figure, read through `Bid.checked`."""
+    return _numeric_row(
+        label,
+        [c.bid.checked(figure) for c in cols],
+        invalid=_flags(cols, figure),
+        **options,
+    )
+
+
+def _service_group(cols: list[Column]) -> Group:
+    bids = [c.bid for c in cols]
     channels = [
-        len([x for x in b.support_channels or [] if x in SUPPORT_CHANNELS])
+        len([x for x in b.checked("support_channels") or [] if x in SUPPORT_CHANNELS])
         for b in bids
     ]
-    warranty = [
-        float(b.warranty_years) if b.warranty_years is not None else None for b in bids
-    ]
+    warranty = [b.checked("warranty_years") for b in bids]
+    hours_invalid = _flags(cols, "response_hours")
     rows = [
         _numeric_row(
             _("Response time, severity 1 (h)"),
-            [_hours(b.response_hours, "sev1") for b in bids],
+            [_hours(b, "sev1") for b in bids],
             higher=False,
+            invalid=hours_invalid,
         ),
         _numeric_row(
             _("Response time, severity 2 (h)"),
-            [_hours(b.response_hours, "sev2") for b in bids],
+            [_hours(b, "sev2") for b in bids],
             higher=False,
+            invalid=hours_invalid,
+        ),
+        _figure_row(_("On-site arrival (h)"), cols, "onsite_hours", higher=False),
+        _figure_row(
+            _("Availability (%)"), cols, "availability_pct", higher=True, fmt=_fmt_2
         ),
         _numeric_row(
-            _("On-site arrival (h)"), [b.onsite_hours for b in bids], higher=False
-        ),
-        _numeric_row(
-            _("Availability (%)"),
-            [b.availability_pct for b in bids],
+            _("Support channels"),
+            channels,
             higher=True,
-            fmt=_fmt_2,
+            invalid=_flags(cols, "support_channels"),
         ),
-        _numeric_row(_("Support channels"), channels, higher=True),
+        _figure_row(_("Delivery (weeks)"), cols, "delivery_weeks", higher=False),
         _numeric_row(
-            _("Delivery (weeks)"), [b.delivery_weeks for b in bids], higher=False
+            _("Warranty (years)"),
+            [None if w is None else float(w) for w in warranty],
+            higher=True,
+            invalid=_flags(cols, "warranty_years"),
         ),
-        _numeric_row(_("Warranty (years)"), warranty, higher=True),
     ]
     return Group(_("Service level"), rows)
 
 
-def _monitoring_group(bids: list) -> Group:
+def _monitoring_group(cols: list[Column]) -> Group:
+    bids = [c.bid for c in cols]
     monitoring = _numeric_row(
         _("Monitoring items covered"),
-        [len([m for m in b.monitoring or [] if m in MONITORING_ITEMS]) for b in bids],
+        [
+            len([m for m in b.checked("monitoring") or [] if m in MONITORING_ITEMS])
+            for b in bids
+        ],
         higher=True,
         fmt=lambda v: f"{v} / {len(MONITORING_ITEMS)}",
+        invalid=_flags(cols, "monitoring"),
     )
     alerts = Row(
         _("Configurable alert rules"),
@@ -280,13 +345,12 @@ def comparison_groups(comparison: Comparison) -> list[Group]:
     """The comparison table: vendors as columns, rows grouped, best/worst marked."""
     cols = comparison.columns
     lang = current_language()
-    bids = [c.bid for c in cols]
     scores = [_section_row(section, cols) for section in comparison.sections]
     return [
         _price_group(comparison),
         _compliance_group(cols, lang),
-        _service_group(bids),
-        _monitoring_group(bids),
+        _service_group(cols),
+        _monitoring_group(cols),
         _evidence_group(cols),
         _pitfall_group(cols, lang),
         Group(_("Checklist scores (0–5)"), scores),

@@ -4,7 +4,7 @@ Everything is reached through a procurement or an organisation, so the access ru
 the core (`Procurement.objects.for_user(user)`) covers it: bids hang off a procurement,
 vendors and checklist templates off an organisation.
 
-One module per room (``vendors``, ``bids``, ``case_studies``, ``checklists``,
+One module per room (``vendors``, ``bids`` with ``bid_bounds``, ``case_studies``, ``checklists``,
 ``evaluation``, ``audit``); every model and public name is re-exported here, so
 ``from vendors.models import Bid`` and the migrations' ``vendors.models.attachment_path``
 keep working. The imports run in the order the models were declared in, so Django
@@ -12,10 +12,17 @@ registers them in the same order as before.
 """
 
 from .vendors import Vendor, VendorKind, VendorQuerySet  # isort: skip
-from .bids import (  # isort: skip
+from .bid_bounds import (  # isort: skip
+    CHECKED_BID_FIELDS,
+    FRAMEWORK_NAME_MAX_CHARS,
+    FRAMEWORKS_MAX_ITEMS,
+    HOURS_MAX,
     MONITORING_ITEMS,
+    PROPOSAL_TEXT_MAX_CHARS,
     SEVERITIES,
     SUPPORT_CHANNELS,
+)
+from .bids import (  # isort: skip
     Bid,
     BidAttachment,
     BidLineItem,
@@ -40,6 +47,11 @@ from .evaluation import (  # isort: skip
 from .audit import AuditAction, AuditEntry  # isort: skip
 
 __all__ = [
+    "CHECKED_BID_FIELDS",
+    "FRAMEWORK_NAME_MAX_CHARS",
+    "FRAMEWORKS_MAX_ITEMS",
+    "HOURS_MAX",
+    "PROPOSAL_TEXT_MAX_CHARS",
     "MONITORING_ITEMS",
     "SEVERITIES",
     "SUPPORT_CHANNELS",

@@ -6,13 +6,36 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.conf import settings
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from clusterbuy.bounds import (
+    FiniteValidator,
+    bounded,
+    stored_value_is_valid,
+    text_limit,
+)
 from clusterbuy.models import Procurement
 
+from .bid_bounds import (
+    CHECKED_BID_FIELDS,
+    DELIVERY_WEEKS_MAX,
+    GPU_COUNT_MAX,
+    HOURS_MAX,
+    NETWORK_GBPS_PER_GPU_MAX,
+    PEAK_POWER_KW_MAX,
+    PROPOSAL_TEXT_MAX_CHARS,
+    STORAGE_GBS_MAX,
+    STORAGE_TB_MAX,
+    TEAM_ENGINEERS_MAX,
+    TRAINING_DAYS_MAX,
+    validate_frameworks,
+    validate_monitoring,
+    validate_response_hours,
+    validate_support_channels,
+)
 from .vendors import Vendor
 
 
@@ -26,19 +49,6 @@ class Scheduler(models.TextChoices):
 class Cooling(models.TextChoices):
     AIR = "air", _("Air")
     LIQUID = "liquid", _("Liquid")
-
-
-SUPPORT_CHANNELS = ("phone", "wechat", "ticket", "email", "on_site")
-MONITORING_ITEMS = (
-    "gpu_temperature",
-    "power",
-    "utilisation",
-    "ecc_xid",
-    "interconnect_errors",
-    "storage",
-    "job_status",
-)
-SEVERITIES = ("sev1", "sev2", "sev3")
 
 
 class BidQuerySet(models.QuerySet):
@@ -62,48 +72,59 @@ class Bid(models.Model):
         _("accelerator"), max_length=64, help_text=_("Hardware catalog key")
     )
     gpu_count = models.PositiveIntegerField(
-        _("GPU count"), validators=[MinValueValidator(1)]
+        _("GPU count"), validators=bounded(1, GPU_COUNT_MAX)
     )
-    nodes = models.PositiveIntegerField(_("nodes"), null=True, blank=True)
+    nodes = models.PositiveIntegerField(
+        _("nodes"), null=True, blank=True, validators=bounded(0, GPU_COUNT_MAX)
+    )
     server_model = models.CharField(_("server model"), max_length=200, blank=True)
     scaleup_link = models.CharField(_("scale-up link"), max_length=100, blank=True)
     scaleup_domain_gpus = models.PositiveIntegerField(
-        _("scale-up domain (GPUs)"), null=True, blank=True
+        _("scale-up domain (GPUs)"),
+        null=True,
+        blank=True,
+        validators=bounded(1, GPU_COUNT_MAX),
     )
     network_fabric = models.CharField(_("network fabric"), max_length=100, blank=True)
     network_gbps_per_gpu = models.FloatField(
         _("network per GPU (Gb/s)"),
         null=True,
         blank=True,
-        validators=[MinValueValidator(0)],
+        validators=bounded(0, NETWORK_GBPS_PER_GPU_MAX),
     )
     storage_tb = models.FloatField(
         _("storage capacity (TB)"),
         null=True,
         blank=True,
-        validators=[MinValueValidator(0)],
+        validators=bounded(0, STORAGE_TB_MAX),
     )
     storage_read_gbs = models.FloatField(
         _("storage read (GB/s)"),
         null=True,
         blank=True,
-        validators=[MinValueValidator(0)],
+        validators=bounded(0, STORAGE_GBS_MAX),
     )
     storage_write_gbs = models.FloatField(
         _("storage write (GB/s)"),
         null=True,
         blank=True,
-        validators=[MinValueValidator(0)],
+        validators=bounded(0, STORAGE_GBS_MAX),
     )
     cooling = models.CharField(
         _("cooling"), max_length=10, choices=Cooling.choices, blank=True
     )
     peak_power_kw = models.FloatField(
-        _("peak power (kW)"), null=True, blank=True, validators=[MinValueValidator(0)]
+        _("peak power (kW)"),
+        null=True,
+        blank=True,
+        validators=bounded(0, PEAK_POWER_KW_MAX),
     )
     # terms
     delivery_weeks = models.PositiveIntegerField(
-        _("delivery (weeks)"), null=True, blank=True
+        _("delivery (weeks)"),
+        null=True,
+        blank=True,
+        validators=bounded(0, DELIVERY_WEEKS_MAX),
     )
     warranty_years = models.DecimalField(
         _("warranty (years)"),
@@ -111,26 +132,39 @@ class Bid(models.Model):
         decimal_places=1,
         null=True,
         blank=True,
-        validators=[MinValueValidator(Decimal(0)), MaxValueValidator(Decimal(10))],
+        validators=bounded(Decimal(0), Decimal(10)),
     )
     # service
-    support_channels = models.JSONField(_("support channels"), default=list, blank=True)
+    support_channels = models.JSONField(
+        _("support channels"),
+        default=list,
+        blank=True,
+        validators=[validate_support_channels],
+    )
     response_hours = models.JSONField(
-        _("response time by severity (hours)"), default=dict, blank=True
+        _("response time by severity (hours)"),
+        default=dict,
+        blank=True,
+        validators=[validate_response_hours],
     )
     onsite_hours = models.FloatField(
         _("on-site arrival (hours)"),
         null=True,
         blank=True,
-        validators=[MinValueValidator(0)],
+        validators=bounded(0, HOURS_MAX),
     )
     availability_pct = models.FloatField(
         _("availability (%)"),
         null=True,
         blank=True,
-        validators=[MinValueValidator(0), MaxValueValidator(100)],
+        validators=bounded(0, 100),
     )
-    monitoring = models.JSONField(_("monitoring offered"), default=list, blank=True)
+    monitoring = models.JSONField(
+        _("monitoring offered"),
+        default=list,
+        blank=True,
+        validators=[validate_monitoring],
+    )
     configurable_alerts = models.BooleanField(
         _("configurable alert rules"), default=False
     )
@@ -138,9 +172,17 @@ class Bid(models.Model):
     scheduler = models.CharField(
         _("scheduler"), max_length=20, choices=Scheduler.choices
     )
-    frameworks = models.JSONField(_("frameworks supported"), default=list, blank=True)
+    frameworks = models.JSONField(
+        _("frameworks supported"),
+        default=list,
+        blank=True,
+        validators=[validate_frameworks],
+    )
     team_engineers = models.PositiveIntegerField(
-        _("engineers on the team"), null=True, blank=True
+        _("engineers on the team"),
+        null=True,
+        blank=True,
+        validators=bounded(0, TEAM_ENGINEERS_MAX),
     )
     team_dl_experience = models.BooleanField(
         _("team knows deep-learning frameworks"), default=False
@@ -152,9 +194,11 @@ class Bid(models.Model):
         _("promised training time (days)"),
         null=True,
         blank=True,
-        validators=[MinValueValidator(0)],
+        validators=bounded(0, TRAINING_DAYS_MAX),
     )
-    proposal_text = models.TextField(_("proposal text"), blank=True)
+    proposal_text = models.TextField(
+        _("proposal text"), blank=True, **text_limit(PROPOSAL_TEXT_MAX_CHARS)
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -192,6 +236,20 @@ class Bid(models.Model):
     def __str__(self) -> str:
         return f"{self.vendor} · {self.procurement}"
 
+    @property
+    def invalid_fields(self) -> frozenset[str]:
+        """The figures whose stored value their own field refuses (written past
+        validation: a raw UPDATE, an old row): shown as "invalid", never computed
+        with."""
+        return frozenset(n for n in CHECKED_BID_FIELDS if not self._stored_is_valid(n))
+
+    def checked(self, name: str):
+        """The stored value of figure ``name``, or None when its field refuses it."""
+        return getattr(self, name) if self._stored_is_valid(name) else None
+
+    def _stored_is_valid(self, name: str) -> bool:
+        return stored_value_is_valid(self._meta.get_field(name), getattr(self, name))
+
 
 class LineCategory(models.TextChoices):
     GPU_SERVERS = "gpu_servers", _("GPU servers")
@@ -215,13 +273,13 @@ class BidLineItem(models.Model):
         _("quantity"),
         max_digits=12,
         decimal_places=2,
-        validators=[MinValueValidator(Decimal("0.01"))],
+        validators=[FiniteValidator(), MinValueValidator(Decimal("0.01"))],
     )
     unit_price = models.DecimalField(
         _("unit price"),
         max_digits=16,
         decimal_places=2,
-        validators=[MinValueValidator(Decimal(0))],
+        validators=[FiniteValidator(), MinValueValidator(Decimal(0))],
     )
     recurring = models.BooleanField(_("recurring (per year)"), default=False)
     position = models.PositiveIntegerField(default=0)
@@ -242,6 +300,14 @@ class BidLineItem(models.Model):
     @property
     def amount(self) -> Decimal:
         return self.quantity * self.unit_price
+
+    @property
+    def is_valid(self) -> bool:
+        """Whether quantity and unit price pass their own fields (see `Bid.checked`)."""
+        return all(
+            stored_value_is_valid(self._meta.get_field(name), getattr(self, name))
+            for name in ("quantity", "unit_price")
+        )
 
 
 def attachment_path(instance: BidAttachment, filename: str) -> str:

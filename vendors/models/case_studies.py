@@ -6,6 +6,8 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from clusterbuy.bounds import LONG_TEXT_MAX_CHARS, text_limit
+
 from .bids import Bid
 from .vendors import Vendor
 
@@ -17,10 +19,18 @@ class CaseStudy(models.Model):
     bids = models.ManyToManyField(Bid, blank=True, related_name="case_studies")
     client_industry = models.CharField(_("client industry"), max_length=200)
     scenario = models.CharField(_("scenario"), max_length=300, blank=True)
-    challenge = models.TextField(_("challenge"), blank=True)
-    network_architecture = models.TextField(_("network architecture"), blank=True)
-    storage_choice = models.TextField(_("storage choice"), blank=True)
-    solution_details = models.TextField(_("solution details"), blank=True)
+    challenge = models.TextField(
+        _("challenge"), blank=True, **text_limit(LONG_TEXT_MAX_CHARS)
+    )
+    network_architecture = models.TextField(
+        _("network architecture"), blank=True, **text_limit(LONG_TEXT_MAX_CHARS)
+    )
+    storage_choice = models.TextField(
+        _("storage choice"), blank=True, **text_limit(LONG_TEXT_MAX_CHARS)
+    )
+    solution_details = models.TextField(
+        _("solution details"), blank=True, **text_limit(LONG_TEXT_MAX_CHARS)
+    )
     outcome_before = models.CharField(
         _("measured outcome: before"), max_length=300, blank=True
     )

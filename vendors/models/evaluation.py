@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from clusterbuy.bounds import LONG_TEXT_MAX_CHARS, text_limit
 from clusterbuy.models import Procurement
 
 from .bids import Bid
@@ -49,7 +50,9 @@ class Score(models.Model):
     points = models.PositiveSmallIntegerField(
         _("points"), validators=[MaxValueValidator(5)]
     )
-    note = models.TextField(_("evidence note"), blank=True)
+    note = models.TextField(
+        _("evidence note"), blank=True, **text_limit(LONG_TEXT_MAX_CHARS)
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -86,7 +89,7 @@ class Decision(models.Model):
         Procurement, on_delete=models.CASCADE, related_name="vendor_decision"
     )
     bid = models.ForeignKey(Bid, on_delete=models.PROTECT, related_name="+")
-    rationale = models.TextField(_("rationale"))
+    rationale = models.TextField(_("rationale"), **text_limit(LONG_TEXT_MAX_CHARS))
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from clusterbuy.bounds import LONG_TEXT_MAX_CHARS, text_limit
 from clusterbuy.models import Organisation
 
 
@@ -30,7 +31,9 @@ class Vendor(models.Model):
         _("kind"), max_length=20, choices=VendorKind.choices, default=VendorKind.OEM
     )
     region = models.CharField(_("region"), max_length=100, blank=True)
-    contacts = models.TextField(_("contacts"), blank=True)
+    contacts = models.TextField(
+        _("contacts"), blank=True, **text_limit(LONG_TEXT_MAX_CHARS)
+    )
     slurm_experience = models.BooleanField(_("Slurm experience"), default=False)
     kubernetes_experience = models.BooleanField(
         _("Kubernetes experience"), default=False
@@ -38,8 +41,10 @@ class Vendor(models.Model):
     other_ecosystem_experience = models.CharField(
         _("other open-source experience"), max_length=300, blank=True
     )
-    certifications = models.TextField(_("certifications"), blank=True)
-    notes = models.TextField(_("notes"), blank=True)
+    certifications = models.TextField(
+        _("certifications"), blank=True, **text_limit(LONG_TEXT_MAX_CHARS)
+    )
+    notes = models.TextField(_("notes"), blank=True, **text_limit(LONG_TEXT_MAX_CHARS))
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = VendorQuerySet.as_manager()

@@ -4,6 +4,7 @@ from decimal import Decimal
 
 from django import template
 from django.template.defaultfilters import floatformat
+from django.utils.translation import gettext as _
 
 register = template.Library()
 
@@ -22,3 +23,12 @@ def num(value, digits=2):
             text = text.rstrip("0").rstrip(".")
         return text
     return value
+
+
+@register.filter
+def figure(bid, name: str):
+    """The bid's stored figure ``name``, or "invalid" when its own field refuses it
+    (written past validation): the page shows it rather than computing with it."""
+    if name in bid.invalid_fields:
+        return _("invalid")
+    return getattr(bid, name)

@@ -106,18 +106,23 @@ def bid_form(request, pk, bid_pk=None):
 
 
 def _offer_labels(bid) -> dict:
-    """The bid's service codes (channels, monitoring items, severities) as shown."""
+    """The bid's service codes (channels, monitoring items, severities) as shown; a
+    list stored past validation reads "invalid" (`Bid.checked`)."""
     sep = "、" if (get_language() or "").startswith("zh") else ", "
+    invalid = bid.invalid_fields
     return {
-        "channel_labels": sep.join(
-            str(CHANNEL_LABELS.get(c, c)) for c in bid.support_channels or []
-        ),
-        "monitoring_labels": sep.join(
-            str(MONITORING_LABELS.get(m, m)) for m in bid.monitoring or []
-        ),
-        "response_times": [
+        "channel_labels": _("invalid")
+        if "support_channels" in invalid
+        else sep.join(str(CHANNEL_LABELS.get(c, c)) for c in bid.support_channels),
+        "monitoring_labels": _("invalid")
+        if "monitoring" in invalid
+        else sep.join(str(MONITORING_LABELS.get(m, m)) for m in bid.monitoring),
+        "response_times_invalid": "response_hours" in invalid,
+        "response_times": []
+        if "response_hours" in invalid
+        else [
             (comparison.severity_label(k), v)
-            for k, v in sorted((bid.response_hours or {}).items())
+            for k, v in sorted(bid.response_hours.items())
         ],
     }
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -90,11 +90,19 @@ def line_item_import(request, pk, bid_pk):
     return redirect("vendors:bid-detail", pk=pk, bid_pk=bid_pk)
 
 
+#: The blank sheet's formats: its builder and content type. Any other extension in the
+#: URL (".exe") is a 404, so the file is only ever served under its own type.
+TEMPLATE_FORMATS = {
+    "xlsx": (build_template_xlsx, XLSX_CONTENT_TYPE),
+    "csv": (build_template_csv, "text/csv"),
+}
+
+
 def line_item_template(request, fmt):
-    if fmt == "csv":
-        response = HttpResponse(build_template_csv(), content_type="text/csv")
-    else:
-        response = HttpResponse(build_template_xlsx(), content_type=XLSX_CONTENT_TYPE)
+    if fmt not in TEMPLATE_FORMATS:
+        raise Http404("no such template format")
+    build, content_type = TEMPLATE_FORMATS[fmt]
+    response = HttpResponse(build(), content_type=content_type)
     response["Content-Disposition"] = (
         f'attachment; filename="line_items_template.{fmt}"'
     )
