@@ -13,6 +13,7 @@ import openpyxl
 import pytest
 from django.db import connection
 from django.urls import reverse
+from django.utils import translation
 
 from tests.vendors.test_support import line, make_bid, make_vendor
 from vendors import comparison, evaluation, exports
@@ -105,6 +106,13 @@ def test_power_1e308_makes_the_tco_invalid_but_not_the_quote(
     )
     assert html.count('class="num invalid"') == 2  # normalised TCO, hidden costs
     assert "invalid / " in html  # IT power in the compliance rows: offered / needed
+    page = client_for(buyer).get(
+        reverse("vendors:bid-detail", args=[procurement.pk, poisoned.pk]),
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    bid_html = page.content.decode()
+    assert "<dd>invalid kW · Air</dd>" in bid_html  # the offer's facts
+    assert '<td class="num">invalid </td>' in bid_html  # compliance: offered power
 
 
 def test_a_bad_line_item_makes_the_totals_invalid_on_every_surface(
@@ -150,8 +158,10 @@ def test_a_huge_total_within_the_columns_is_invalid_not_a_500(
 
 def test_the_exports_mark_the_invalid_cell(buyer, procurement, poisoned):
     Bid.objects.filter(pk=poisoned.pk).update(peak_power_kw=float("nan"))
-    result = comparison.build_comparison(procurement=procurement, user=buyer)
-    sheet = openpyxl.load_workbook(io.BytesIO(exports.comparison_xlsx(result))).active
+    with translation.override("en"):
+        result = comparison.build_comparison(procurement=procurement, user=buyer)
+        workbook = exports.comparison_xlsx(result)
+    sheet = openpyxl.load_workbook(io.BytesIO(workbook)).active
     rows = {row[0].value: [c.value for c in row[1:]] for row in sheet.iter_rows()}
     assert rows["Normalised TCO"][1] == "invalid"
     assert rows["Normalised TCO"][0] != "invalid"

@@ -26,6 +26,13 @@ from .labels import (
 
 #: The computed prices a column may mark invalid besides the bid's own figures.
 PRICE_FIGURES = frozenset({"quoted_total", "normalized_tco"})
+# A compliance item named otherwise than the bid figure it reads.
+_OFFER_FIGURES = {"it_power_kw": "peak_power_kw"}
+
+
+def offered_figure(item: str) -> str:
+    """The bid figure behind compliance item ``item`` (its offered value)."""
+    return _OFFER_FIGURES.get(item, item)
 
 
 @dataclass
@@ -94,7 +101,9 @@ class Column:
                 "status": str(i.status),
                 "status_label": status_label(i.status),
                 "required": shown_value(i.required),
-                "offered": shown_value(i.offered),
+                "offered": _("invalid")
+                if offered_figure(i.item) in self.invalid
+                else shown_value(i.offered),
                 "unit": i.unit,
                 "note": i.note_for(lang),
             }

@@ -19,7 +19,7 @@ from .labels import (
     pitfall_label,
     shown_value,
 )
-from .result import Column, Comparison, SectionInfo
+from .result import Column, Comparison, SectionInfo, offered_figure
 
 
 @dataclass
@@ -52,10 +52,6 @@ class Row:
 class Group:
     label: str
     rows: list[Row]
-
-
-# A compliance item named otherwise than the bid figure it reads.
-_OFFER_FIGURES = {"it_power_kw": "peak_power_kw"}
 
 
 def _fmt_money(value: Decimal | None) -> str:
@@ -180,7 +176,7 @@ def _compliance_cell(column: Column, index: int, lang: str) -> Cell:
     if entry is None:
         return Cell("—")
     offered = _fmt(shown_value(entry.offered))
-    if _OFFER_FIGURES.get(entry.item, entry.item) in column.invalid:
+    if offered_figure(entry.item) in column.invalid:
         offered = _("invalid")
     text = f"{offered} / {_fmt(shown_value(entry.required))}"
     if entry.unit:
