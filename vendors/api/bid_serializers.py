@@ -75,7 +75,7 @@ class BidInputSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Bid
-        fields = ["vendor", *BID_FIELDS, "line_items", "case_studies"]
+        fields = ["vendor", *BID_FIELDS, "line_items", "case_studies", "version"]
         validators: list = []  # one bid per vendor is the service's rule
 
     def validate_vendor(self, value):
