@@ -205,7 +205,7 @@ class BidOutputSerializer(serializers.ModelSerializer):
 
     def get_invalid_fields(self, obj) -> list[str]:
         names = set(obj.invalid_fields)
-        if not self.context.get("hide_prices"):
+        if not self._visibility().prices_hidden:
             if not comparison.lines_are_valid(obj):
                 names.add("line_items")
             if self._quoted_total(obj) is None:
