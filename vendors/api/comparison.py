@@ -47,6 +47,12 @@ class ComparisonEntrySerializer(serializers.Serializer):
         help_text="figures stored past validation, and the prices computed from "
         "them, shown as null: bid field names, quoted_total, normalized_tco",
     )
+    spec_claims = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="claims in the bid's fields and proposal checked against the "
+        "offered accelerator's datasheet: {kind, claim, claimed, datasheet, status "
+        "(ok | mismatch | unverifiable), source, note}",
+    )
 
 
 class ComparisonView(ProcurementScopedMixin, APIView):

@@ -57,6 +57,7 @@ def _entry(column: Column, comparison: Comparison, lang: str) -> dict:
         "excluded": column.excluded,
         "rank": column.rank,
         "invalid": sorted(column.invalid),
+        "spec_claims": column.spec_claims,
     }
 
 

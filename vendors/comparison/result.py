@@ -66,6 +66,7 @@ class Column:
     # Figures shown as "invalid": the bid's own (`Bid.invalid_fields`) and the prices
     # that could not be computed from them (PRICE_FIGURES).
     invalid: frozenset[str] = frozenset()
+    spec_claims: list[dict] = field(default_factory=list)  # comparison.claims
 
     @property
     def hidden_cost_list(self) -> list[dict]:

@@ -10,6 +10,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from ..models import MONITORING_ITEMS, SUPPORT_CHANNELS
+from .claims import claims_cell
 from .labels import (
     COMPLIANCE_ITEMS,
     category_label,
@@ -298,6 +299,24 @@ def _pitfall_group(cols: list[Column], lang: str) -> Group:
     return Group(_("Pitfalls"), [pitfalls])
 
 
+def _spec_claims_group(cols: list[Column]) -> Group:
+    """Each bid's claims against the datasheet (comparison.claims), mismatches first."""
+    cells = []
+    for c in cols:
+        text, css, lines = claims_cell(c.spec_claims)
+        cells.append(Cell(text, css, [Detail(*line) for line in lines]))
+    row = Row(
+        _("Spec claims"),
+        cells,
+        help=_(
+            "Memory, HBM type, TFLOPS (dense or sparse), server power, NVLink and NIC "
+            "speed stated in the bid, compared with the catalog's datasheet figures; "
+            "hover a claim for its source."
+        ),
+    )
+    return Group(_("Spec claims checked against datasheets"), [row])
+
+
 def _section_row(section: SectionInfo, cols: list[Column]) -> Row:
     """A section's points per bid, with the criteria the evaluators disagree on."""
     row = _numeric_row(
@@ -349,6 +368,7 @@ def comparison_groups(comparison: Comparison) -> list[Group]:
         _monitoring_group(cols),
         _evidence_group(cols),
         _pitfall_group(cols, lang),
+        _spec_claims_group(cols),
         Group(_("Checklist scores (0–5)"), scores),
         _result_group(cols),
     ]

@@ -15,6 +15,7 @@ from .facts import (
     SpecClaim,
 )
 from .reading import (
+    MAX_MATCHES,
     NUMBER,
     Found,
     find,
@@ -182,8 +183,10 @@ def _nic_key(match: re.Match) -> tuple[str, str]:
 
 
 def nic_claims(texts: list[str]) -> list[SpecClaim]:
-    claims = []
+    claims: list[SpecClaim] = []
     for sentence in texts:
+        if len(claims) >= MAX_MATCHES:
+            break
         names = list(NIC_NAME.finditer(sentence))
         speeds = list(NIC_SPEED.finditer(sentence))
         for name in names:

@@ -18,6 +18,8 @@ MODEL_RE = re.compile(
 _VARIANT_RE = re.compile(r"[\s-]*(NVL(?!ink)|PCIe|SXM)", re.IGNORECASE)
 NUMBER = r"(?<![A-Za-z\d.,])(?P<n>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
 SNIPPET_CHARS = 100
+SENTENCE_MAX_CHARS = 400
+MAX_MATCHES = 50
 _CLAUSE_END = re.compile(r"[，,;；。!?！？、]")
 _SENTENCE_END = re.compile(r"(?<=[。；;！!？?\n])|(?<=\.)\s+")
 
@@ -54,14 +56,17 @@ def number(text: str) -> float:
 
 
 def sentences(bid: BidSpec) -> list[str]:
+    """The bid's text fields and proposal cut into sentences, a long run without a
+    sentence end into pieces of SENTENCE_MAX_CHARS (each claim's context is read
+    within its sentence, so the work stays linear in the text's length)."""
     texts = (bid.server_model, bid.scaleup_link, bid.network_fabric, bid.proposal_text)
-    return [
-        s.strip()
-        for text in texts
-        if text
-        for s in _SENTENCE_END.split(text)
-        if s and s.strip()
-    ]
+    pieces = []
+    for text in texts:
+        for sentence in _SENTENCE_END.split(text or ""):
+            sentence = (sentence or "").strip()
+            for start in range(0, len(sentence), SENTENCE_MAX_CHARS):
+                pieces.append(sentence[start : start + SENTENCE_MAX_CHARS])
+    return pieces
 
 
 def _variants(text: str) -> set[str]:
@@ -95,9 +100,13 @@ def find(
     pattern: re.Pattern, texts: list[str], sheet: Datasheet | None, *, offered=True
 ) -> list[tuple[re.Match, Found]]:
     """(match, Found) for every match of ``pattern`` (its number in group "n", if
-    any), only those about the offered part unless ``offered`` is False."""
-    out = []
+    any), only those about the offered part unless ``offered`` is False; the first
+    MAX_MATCHES sentences' worth (no proposal restates a figure more often, and a
+    crafted text cannot make the comparison slow)."""
+    out: list[tuple[re.Match, Found]] = []
     for sentence in texts:
+        if len(out) >= MAX_MATCHES:
+            break
         for match in pattern.finditer(sentence):
             has_number = "n" in pattern.groupindex and match.group("n")
             start = match.start("n") if has_number else match.start()
