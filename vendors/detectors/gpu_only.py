@@ -9,6 +9,7 @@ from decimal import Decimal
 from vendors.compliance import PlanNeeds
 
 from .findings import LineItemFacts, Pitfall, PitfallCode, pitfall
+from .stack import offered_stack
 from .text import format_figure
 
 _SUPPORTING = {"network": "网络", "storage": "存储", "software": "软件"}
@@ -23,6 +24,9 @@ def detect_gpu_only(
     storage_read_gbs: float | None = None,
     needs: PlanNeeds | None = None,
     gpu_share_limit: float = 0.90,
+    scheduler: str = "",
+    frameworks: Sequence[str] = (),
+    proposal_text: str = "",
 ) -> list[Pitfall]:
     """Flag a bid that is a pile of GPU servers rather than a working cluster.
 
@@ -31,9 +35,12 @@ def detect_gpu_only(
     and storage lines; a heuristic, tune per market); and offered network/storage
     below the plan's needs. A training cluster needs one 400 Gb/s NIC per GPU and
     >= 1 GB/s per GPU storage read (hardware-facts.md section 6, items 8 and 10),
-    which is why these lines matter.
+    which is why these lines matter. An open software stack the bid offers (Slurm,
+    Kubernetes, Prometheus... in its scheduler, frameworks or text; ``stack``) is its
+    software: open source needs no paid licence line.
     """
-    found = _missing_supporting_lines(line_items)
+    open_stack = offered_stack(scheduler, frameworks, proposal_text).any_open
+    found = _missing_supporting_lines(line_items, open_stack=open_stack)
     share = _gpu_share_of_hardware(line_items)
     if not found and share > gpu_share_limit:
         found.append(
@@ -59,8 +66,11 @@ def detect_gpu_only(
     return found
 
 
-def _missing_supporting_lines(line_items: Sequence[LineItemFacts]) -> list[Pitfall]:
-    """One finding per supporting category with no priced line, when GPUs are priced."""
+def _missing_supporting_lines(
+    line_items: Sequence[LineItemFacts], *, open_stack: bool
+) -> list[Pitfall]:
+    """One finding per supporting category with no priced line, when GPUs are priced;
+    software is covered by an open stack."""
     totals: dict[str, Decimal] = {}
     for item in line_items:
         totals[item.category] = totals.get(item.category, Decimal(0)) + item.amount_cny
@@ -76,6 +86,7 @@ def _missing_supporting_lines(line_items: Sequence[LineItemFacts]) -> list[Pitfa
         )
         for category, category_zh in _SUPPORTING.items()
         if totals.get(category, Decimal(0)) <= 0
+        and not (category == "software" and open_stack)
     ]
 
 

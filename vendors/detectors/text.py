@@ -157,6 +157,14 @@ def _governs(pattern: re.Pattern[str], before: str, reach_words: float) -> bool:
     )
 
 
+def is_preceded_by(
+    text: str, start: int, pattern: re.Pattern[str], reach_words: float = 3.0
+) -> bool:
+    """Whether ``pattern`` matches in the clause before ``start``, at most
+    ``reach_words`` words ahead of it ("instead of Slurm", "相比 Slurm")."""
+    return _governs(pattern, clause_before(text, start), reach_words)
+
+
 def is_negated(text: str, start: int, end: int) -> bool:
     """Whether a negator governs ``text[start:end]``: one shortly before it in its
     clause (不/不作/未/无法/并非, not/never/cannot; no/without just before the noun),
