@@ -15,7 +15,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .text import clause_after, is_hedged, is_negated, is_preceded_by, snippet
+from .text import (
+    clause_after,
+    clause_before,
+    is_hedged,
+    is_negated,
+    is_preceded_by,
+    snippet,
+)
 
 _SCHEDULER = (
     r"\bslurm\b|kubernetes|\bk8s\b|\bk3s\b|openpbs|htcondor|volcano|kubeflow|yunikorn"
@@ -48,14 +55,19 @@ _NOT_YET = re.compile(
     r"|计划|后续|未来|将来|规划|即将",
     re.IGNORECASE,
 )
+# "does not support Slurm" is a platform that cannot run it; "we do not provide
+# Slurm" leaves the choice to the buyer, which locks nothing in.
+_SUPPORT = re.compile(
+    r"support|compatib|work with|run|integrat|支持|兼容|适配|对接|运行", re.IGNORECASE
+)
 _UNKNOWN_SCHEDULER = ("", "none", "n/a", "无", "-", "other", "unknown")
 
 
 @dataclass(frozen=True)
 class StackOffer:
     """``schedulers``/``tooling``: the open software offered, as named; ``refused``:
-    each open scheduler the text names and says is not supported, with the text
-    around it."""
+    each open scheduler the text says the offer does not support (or run, or work
+    with), with the text around it."""
 
     schedulers: tuple[str, ...] = ()
     tooling: tuple[str, ...] = ()
@@ -84,7 +96,9 @@ def offered_stack(
     for mention in _MENTION.finditer(proposal_text):
         start, end = mention.start(), mention.end()
         if is_negated(proposal_text, start, end):
-            if _SCHEDULER_RE.search(mention.group(0)):
+            if _SCHEDULER_RE.search(mention.group(0)) and _SUPPORT.search(
+                clause_before(proposal_text, start) + clause_after(proposal_text, end)
+            ):
                 refused.append(
                     f"“{mention.group(0)}”: {snippet(proposal_text, start, end)}"
                 )
