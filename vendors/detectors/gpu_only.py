@@ -13,6 +13,7 @@ from .stack import offered_stack
 from .text import format_figure
 
 _SUPPORTING = {"network": "网络", "storage": "存储", "software": "软件"}
+_DEPLOYING = ("installation", "support", "training")
 _CODE = PitfallCode.GPU_ONLY
 
 
@@ -35,11 +36,15 @@ def detect_gpu_only(
     and storage lines; a heuristic, tune per market); and offered network/storage
     below the plan's needs. A training cluster needs one 400 Gb/s NIC per GPU and
     >= 1 GB/s per GPU storage read (hardware-facts.md section 6, items 8 and 10),
-    which is why these lines matter. An open software stack the bid offers (Slurm,
-    Kubernetes, Prometheus... in its scheduler, frameworks or text; ``stack``) is its
-    software: open source needs no paid licence line.
+    which is why these lines matter. An open software stack (Slurm, Kubernetes,
+    Prometheus...; ``stack``) is the bid's software without a paid licence line when
+    the proposal text offers it, or when the scheduler/framework fields name it and a
+    priced installation, support or training line deploys it: a scheduler picked from
+    a list on a quote for bare servers is not a stack.
     """
-    open_stack = offered_stack(scheduler, frameworks, proposal_text).any_open
+    open_stack = _offers_open_stack(
+        line_items, scheduler=scheduler, frameworks=frameworks, text=proposal_text
+    )
     found = _missing_supporting_lines(line_items, open_stack=open_stack)
     share = _gpu_share_of_hardware(line_items)
     if not found and share > gpu_share_limit:
@@ -64,6 +69,21 @@ def detect_gpu_only(
         )
     )
     return found
+
+
+def _offers_open_stack(
+    line_items: Sequence[LineItemFacts],
+    *,
+    scheduler: str,
+    frameworks: Sequence[str],
+    text: str,
+) -> bool:
+    if offered_stack("", (), text).any_open:
+        return True
+    deployed = any(
+        item.category in _DEPLOYING and item.amount_cny > 0 for item in line_items
+    )
+    return deployed and offered_stack(scheduler, frameworks, "").any_open
 
 
 def _missing_supporting_lines(

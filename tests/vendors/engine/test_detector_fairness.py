@@ -355,6 +355,17 @@ def test_without_an_open_stack_a_missing_software_line_is_flagged(text):
     assert [p.evidence for p in found] == [("software: 0 CNY",)]
 
 
+def test_a_scheduler_picked_for_bare_servers_is_not_a_stack():
+    """No installation, support or training line deploys it, and the text offers
+    none: the quote is servers, network and storage."""
+    hardware = tuple(
+        i for i in OPEN_SOURCE if i.category in ("gpu_servers", "network", "storage")
+    )
+    found = detect_gpu_only(hardware, scheduler="slurm", proposal_text="8-GPU servers.")
+    assert [p.evidence for p in found] == [("software: 0 CNY",)]
+    assert detect_gpu_only(hardware, proposal_text="Slurm is installed by us.") == []
+
+
 def test_the_stack_lists_what_is_offered_and_what_is_refused():
     offer = offered_stack(
         "proprietary",
