@@ -12,6 +12,11 @@ English and Chinese and the evidence (matched phrases, numbers) behind it.
   another bid's text.
 * ``closed_ecosystem``  - only proprietary cluster software, no Slurm/Kubernetes.
 
+Every detector reads what the text asserts, not what it names: ``text`` finds the
+sentence and clause around a match and whether a negator or a hedge governs it
+("我方不作绝对保证", "does not support Slurm"); ``stack`` says which open cluster
+software a bid offers, for ``gpu_only`` and ``closed_ecosystem`` alike.
+
 One module per detector, named after its code; ``findings`` holds the facts a detector
 reads and the ``Pitfall`` it returns, ``text`` the text helpers they share. A new
 detector is a module here, a ``PitfallCode`` and a line in ``detect_all``.
@@ -64,6 +69,9 @@ def detect_all(
             storage_tb=bid.storage_tb,
             storage_read_gbs=bid.storage_read_gbs,
             needs=context.needs,
+            scheduler=bid.scheduler,
+            frameworks=bid.frameworks,
+            proposal_text=bid.proposal_text,
         ),
         *detect_over_promising(
             bid.proposal_text,

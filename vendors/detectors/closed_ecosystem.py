@@ -6,19 +6,17 @@ import re
 from collections.abc import Sequence
 
 from .findings import Pitfall, PitfallCode, pitfall
-from .text import snippet
+from .stack import names_a_scheduler, offered_stack
+from .text import is_negated, snippet
 
-_OPEN = re.compile(
-    r"slurm|kubernetes|\bk8s\b|\bk3s\b|openpbs|volcano|kubeflow|\bray\b|open[- ]source"
-    r"|开源",
-    re.IGNORECASE,
-)
 _PROPRIETARY = re.compile(
     r"proprietary|in-house (?:scheduler|platform)|our own (?:scheduler|platform)"
-    r"|自研(?:调度|平台|集群管理|管理平台)|专有|私有(?:调度|平台)|闭源",
+    r"|only (?:supports?|runs? on|works? with) (?:our|its|the vendor's)"
+    r"|exclusively on (?:our|its)"
+    r"|自研(?:调度|平台|集群管理|管理平台)|专有|私有(?:调度|平台)|闭源"
+    r"|(?:仅|只)(?:支持|能使用|能运行于|可使用|适配)(?:我方|我司|本公司|自有|自研)",
     re.IGNORECASE,
 )
-_NO_SCHEDULER = ("", "none", "n/a", "无", "-")
 _OPEN_FRAMEWORKS = re.compile(
     r"pytorch|tensorflow|jax|deepspeed|megatron|vllm|sglang|tensorrt|nccl|colossal"
     r"|paddle|mindspore|huggingface|transformers",
@@ -32,20 +30,25 @@ def detect_closed_ecosystem(
     """Flag a cluster run only by proprietary software.
 
     A proprietary scheduler with no Slurm/Kubernetes path locks the buyer into the
-    vendor for operations, upgrades and every future expansion. Flagged when there is a
-    proprietary signal (a non-open scheduler name, proprietary/自研 wording, or a
-    framework list with no open framework) and nothing open is offered.
+    vendor for operations, upgrades and every future expansion. Judged by the
+    scheduler and by what the text says is (not) supported (``stack.offered_stack``):
+    an open scheduler offered anywhere makes the bid open; "does not support Slurm or
+    Kubernetes" and "仅支持我方平台" are proprietary signals, as are a named non-open
+    scheduler and a framework list with no open framework.
     """
-    combined = " ".join((scheduler, " ".join(frameworks), proposal_text))
-    if _OPEN.search(combined):
+    offer = offered_stack(scheduler, frameworks, proposal_text)
+    if offer.open_scheduler:
         return []
     signals: list[str] = []
-    if scheduler.strip().lower() not in _NO_SCHEDULER:
+    if names_a_scheduler(scheduler):
         signals.append(f"scheduler: {scheduler.strip()}")
     for match in _PROPRIETARY.finditer(proposal_text):
+        if is_negated(proposal_text, match.start(), match.end()):
+            continue  # "no proprietary lock-in", "并非闭源"
         signals.append(
             f"“{match.group(0)}”: {snippet(proposal_text, match.start(), match.end())}"
         )
+    signals.extend(f"not supported: {refused}" for refused in offer.refused)
     offers_open_framework = any(_OPEN_FRAMEWORKS.search(name) for name in frameworks)
     if frameworks and not offers_open_framework:
         signals.append(f"frameworks: {', '.join(frameworks)}")

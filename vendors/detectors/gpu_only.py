@@ -9,9 +9,11 @@ from decimal import Decimal
 from vendors.compliance import PlanNeeds
 
 from .findings import LineItemFacts, Pitfall, PitfallCode, pitfall
+from .stack import offered_stack
 from .text import format_figure
 
 _SUPPORTING = {"network": "网络", "storage": "存储", "software": "软件"}
+_DEPLOYING = ("installation", "support", "training")
 _CODE = PitfallCode.GPU_ONLY
 
 
@@ -23,6 +25,9 @@ def detect_gpu_only(
     storage_read_gbs: float | None = None,
     needs: PlanNeeds | None = None,
     gpu_share_limit: float = 0.90,
+    scheduler: str = "",
+    frameworks: Sequence[str] = (),
+    proposal_text: str = "",
 ) -> list[Pitfall]:
     """Flag a bid that is a pile of GPU servers rather than a working cluster.
 
@@ -31,9 +36,16 @@ def detect_gpu_only(
     and storage lines; a heuristic, tune per market); and offered network/storage
     below the plan's needs. A training cluster needs one 400 Gb/s NIC per GPU and
     >= 1 GB/s per GPU storage read (hardware-facts.md section 6, items 8 and 10),
-    which is why these lines matter.
+    which is why these lines matter. An open software stack (Slurm, Kubernetes,
+    Prometheus...; ``stack``) is the bid's software without a paid licence line when
+    the proposal text offers it, or when the scheduler/framework fields name it and a
+    priced installation, support or training line deploys it: a scheduler picked from
+    a list on a quote for bare servers is not a stack.
     """
-    found = _missing_supporting_lines(line_items)
+    open_stack = _offers_open_stack(
+        line_items, scheduler=scheduler, frameworks=frameworks, text=proposal_text
+    )
+    found = _missing_supporting_lines(line_items, open_stack=open_stack)
     share = _gpu_share_of_hardware(line_items)
     if not found and share > gpu_share_limit:
         found.append(
@@ -59,8 +71,26 @@ def detect_gpu_only(
     return found
 
 
-def _missing_supporting_lines(line_items: Sequence[LineItemFacts]) -> list[Pitfall]:
-    """One finding per supporting category with no priced line, when GPUs are priced."""
+def _offers_open_stack(
+    line_items: Sequence[LineItemFacts],
+    *,
+    scheduler: str,
+    frameworks: Sequence[str],
+    text: str,
+) -> bool:
+    if offered_stack("", (), text).any_open:
+        return True
+    deployed = any(
+        item.category in _DEPLOYING and item.amount_cny > 0 for item in line_items
+    )
+    return deployed and offered_stack(scheduler, frameworks, "").any_open
+
+
+def _missing_supporting_lines(
+    line_items: Sequence[LineItemFacts], *, open_stack: bool
+) -> list[Pitfall]:
+    """One finding per supporting category with no priced line, when GPUs are priced;
+    software is covered by an open stack."""
     totals: dict[str, Decimal] = {}
     for item in line_items:
         totals[item.category] = totals.get(item.category, Decimal(0)) + item.amount_cny
@@ -76,6 +106,7 @@ def _missing_supporting_lines(line_items: Sequence[LineItemFacts]) -> list[Pitfa
         )
         for category, category_zh in _SUPPORTING.items()
         if totals.get(category, Decimal(0)) <= 0
+        and not (category == "software" and open_stack)
     ]
 
 

@@ -6,25 +6,57 @@ from __future__ import annotations
 import re
 
 from .findings import EVIDENCE_KINDS, Pitfall, PitfallCode, pitfall
-from .text import snippet
+from .text import (
+    clause_after,
+    clause_before,
+    is_asserted,
+    is_negated,
+    sentence_span,
+    sentences,
+    snippet,
+)
 
 _CODE = PitfallCode.OVER_PROMISING
-_ABSOLUTE_EN = re.compile(
-    r"(?<!bank )(?<!bid )(?<!performance )(?<!tender )"
-    r"\b(?:guarantee[sd]?|guaranteeing|zero[- ]downtime|no downtime|never fails?"
-    r"|zero (?:failures?|faults?|risk)|risk[- ]free|no problem)\b"
-    r"|(?<![\d.])100\s?%",
+# "guarantee"/保证: a promise, which a contractual commitment (a figure and a remedy)
+# makes fair. Not a bank/bid/tender guarantee (a security), a 3-year guarantee (a
+# warranty), 保证金 (a deposit), 质量保证 (quality assurance).
+_GUARANTEE = re.compile(
+    r"(?<!bank )(?<!bid )(?<!performance )(?<!tender )(?<!year )(?<!years )"
+    r"\b(?:guarantee[sd]?|guaranteeing)\b(?!\s+(?:period|bond|deposit|letter))"
+    r"|(?<!质量)保证(?![金期书函])",
     re.IGNORECASE,
 )
-_ABSOLUTE_ZH = re.compile(
-    r"没问题|包在我们身上|(?<!质量)保证(?![金期])|绝对(?!值)|零故障|零宕机|零停机|零风险"
-    r"|百分之百|万无一失"
-)
-_NEGATION_EN = re.compile(
-    r"\b(?:not|no|never|cannot|can't|don't|doesn't|won't|unable to)\s+(?:\w+\s+)?$",
+# Claims nothing can back: no remedy makes "zero downtime" or 零故障 true.
+_ABSOLUTE = re.compile(
+    r"\b(?:zero[- ]downtime|no downtime|never (?:fails?|goes down|go down|crash(?:es)?)"
+    r"|zero (?:failures?|faults?|risk|data loss)|risk[- ]free|no problem)\b"
+    r"|没问题|包在我们身上|绝对(?!值)|零故障|零宕机|零停机|零风险|百分之百|万无一失",
     re.IGNORECASE,
 )
-_NEGATION_ZH = re.compile(r"(?:不|无法|不能|未|难以)$")
+# 100 % is absolute when it is an outcome (uptime, success, utilisation), not when
+# it is a scope ("100 % burn-in of every node", "100% 国产化").
+_HUNDRED = re.compile(r"(?<![\d.])100\s?%")
+_OUTCOME = re.compile(
+    r"uptime|availab|reliab|success|satisf|utili[sz]|efficien|scal|on[- ]time"
+    r"|schedule|\bSLA\b|可用|在线|稳定|可靠|达标|成功|满足|兼容|线性|利用率|没问题|无故障"
+    r"|正常运行|按期|按时|满意|效率",
+    re.IGNORECASE,
+)
+_LINEAR = re.compile(
+    r"(?<![-\w])linear(?:ly)?\s+scal\w*|\bscal\w* linearly|(?<![近准])线性(?:扩展|加速|提升)",
+    re.IGNORECASE,
+)
+_REMEDY = re.compile(
+    r"service credits?|\bcredits? of|penalt(?:y|ies)|liquidated damages|refund"
+    r"|compensat|rebate|fee reduction|deduct|赔付|赔偿|违约金|抵扣|扣减|扣除|退还|退款"
+    r"|罚则|罚金|补偿|减免",
+    re.IGNORECASE,
+)
+_FIGURE = re.compile(r"\d|[一二两三四五六七八九十半]\s*(?:个)?(?:小时|分钟|天|工作日)")
+_PURPOSE = re.compile(
+    r"(?:^\s*|\bin order |\bso as )to\s*$|(?:为了?|以|用以|以便|旨在)\s*$",
+    re.IGNORECASE,
+)
 _PUE = re.compile(
     r"PUE\s*值?\s*(<|≤|<=|低于|小于|不高于|不超过|below|under|of|=|:|：|为|约)?\s*"
     r"(\d(?:\.\d+)?)",
@@ -43,8 +75,12 @@ def detect_over_promising(
 ) -> list[Pitfall]:
     """Flag promises a vendor cannot back.
 
-    Absolute wording ("guarantee", "100%", 保证, 零故障...) is only flagged when the bid
-    offers no evidence (a case study with a measured outcome, a site visit or a demo).
+    Absolute wording ("guarantee", "100% uptime", 保证, 零故障...) is only flagged when
+    the bid offers no evidence (a case study with a measured outcome, a site visit or a
+    demo), and only where the text asserts it: negated or hedged wording ("我方不作绝对
+    保证", "offered without guarantee", 力争零故障) says the opposite, and a guarantee
+    with a figure and a remedy ("a 4-hour on-site response, with service credits",
+    "4小时到场，未达标按合同赔付") is a contractual commitment, not a boast.
     A promised training time below the sizing engine's physical lower bound is flagged
     regardless: evidence cannot beat arithmetic. A PUE below 1.10 is flagged without
     evidence: cold-plate liquid cooling typically reaches 1.15-1.25 and only fully
@@ -79,19 +115,52 @@ def detect_over_promising(
 
 
 def _absolute_promises(text: str) -> list[str]:
-    """Each absolute phrase not preceded by a negation, with the text around it."""
-    phrases: list[str] = []
-    for pattern, negation in (
-        (_ABSOLUTE_EN, _NEGATION_EN),
-        (_ABSOLUTE_ZH, _NEGATION_ZH),
-    ):
-        for match in pattern.finditer(text):
-            if negation.search(text[max(0, match.start() - 30) : match.start()]):
-                continue
-            phrases.append(
-                f"“{match.group(0)}”: {snippet(text, match.start(), match.end())}"
-            )
-    return phrases
+    """Each absolute phrase the text asserts (not negated or hedged), with the text
+    around it, in text order. A guarantee that is a contractual commitment (a figure,
+    a remedy, no impossible claim in its sentence) is not one."""
+    found: list[tuple[int, str]] = []
+    for match in _ABSOLUTE.finditer(text):
+        if is_asserted(text, match.start(), match.end()):
+            found.append((match.start(), _phrase(text, match)))
+    for match in _HUNDRED.finditer(text):
+        if _is_outcome(text, match) and is_asserted(text, match.start(), match.end()):
+            found.append((match.start(), _phrase(text, match)))
+    for match in _GUARANTEE.finditer(text):
+        if (
+            is_asserted(text, match.start(), match.end())
+            and not _PURPOSE.search(clause_before(text, match.start()))
+            and not _is_commitment(text, match)
+        ):
+            found.append((match.start(), _phrase(text, match)))
+    return [phrase for _, phrase in sorted(found)]
+
+
+def _phrase(text: str, match: re.Match[str]) -> str:
+    return f"“{match.group(0)}”: {snippet(text, match.start(), match.end())}"
+
+
+def _is_outcome(text: str, match: re.Match[str]) -> bool:
+    around = clause_before(text, match.start()) + clause_after(text, match.end())
+    return bool(_OUTCOME.search(around))
+
+
+def _is_commitment(text: str, match: re.Match[str]) -> bool:
+    """A guarantee with a figure in its sentence and a remedy (service credits, 赔付,
+    违约金...) in it or the next: what a contract SLA looks like ("guarantees a 4-hour
+    on-site response, with service credits"). Not when the sentence also asserts
+    something no remedy makes true (100 %, linear scaling, zero downtime)."""
+    start, end = sentence_span(text, match.start())
+    sentence = text[start:end]
+    following = sentences(text[end:])
+    remedy_text = sentence + (text[end:][slice(*following[0])] if following else "")
+    if not (_FIGURE.search(sentence) and _REMEDY.search(remedy_text)):
+        return False
+    impossible = (
+        m
+        for pattern in (_ABSOLUTE, _HUNDRED, _LINEAR)
+        for m in pattern.finditer(text, start, end)
+    )
+    return not any(is_asserted(text, m.start(), m.end()) for m in impossible)
 
 
 def _implausible_pue_claims(proposal_text: str) -> list[Pitfall]:
@@ -99,6 +168,8 @@ def _implausible_pue_claims(proposal_text: str) -> list[Pitfall]:
     found: list[Pitfall] = []
     for match in _PUE.finditer(proposal_text):
         pue = float(match.group(2))
+        if is_negated(proposal_text, match.start(), match.end()):
+            continue
         below = (match.group(1) or "").lower() in _BELOW
         if 1.0 <= pue < _PUE_FLOOR or (below and 1.0 <= pue <= _PUE_FLOOR):
             claim = f"below {pue:g}" if below else f"{pue:g}"

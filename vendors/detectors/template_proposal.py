@@ -13,17 +13,26 @@ from .text import shingles, text_similarity
 _CODE = PitfallCode.TEMPLATE_PROPOSAL
 _KIND_WORDS = {
     "training": re.compile(r"\b(?:pre-?)?train|训练", re.IGNORECASE),
-    "inference": re.compile(r"inferenc|serving|推理", re.IGNORECASE),
-    "fine_tuning": re.compile(r"fine[- ]?tun|\bSFT\b|LoRA|微调", re.IGNORECASE),
+    "inference": re.compile(r"inferenc|\bserv(?:e|es|ing)\b|推理", re.IGNORECASE),
+    "fine_tuning": re.compile(
+        r"fine[- ]?tun|\bSFT\b|LoRA|\bRLHF\b|\bDPO\b|post-?train|instruction[- ]tun"
+        r"|微调|后训练|对齐训练",
+        re.IGNORECASE,
+    ),
 }
 _PARAMS = re.compile(
     r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s*"
     r"(?:(b|billion)(?![A-Za-z/])|(t|trillion)(?![A-Za-z])|(万亿)|(亿)(?!元|人民币))",
     re.IGNORECASE,
 )
+# A volume, not a rate: "500 TB", "0.5 PB", "800 GB", never "64 GB/s".
 _DATA = re.compile(
-    r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s*(TB|PB|TiB|PiB)(?![A-Za-z])", re.IGNORECASE
+    r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s*(GB|GiB|TB|PB|TiB|PiB)(?![A-Za-z])"
+    r"(?!\s*/\s*s)",
+    re.IGNORECASE,
 )
+_PLACE_PARTS = re.compile(r"[\s,，/、()（）]+")
+_NAME_NOISE = re.compile(r"[\W_]+")
 _ON_PREM = re.compile(r"on[- ]prem|本地|机房|本地化部署|私有化部署", re.IGNORECASE)
 _SHINGLE_CHARS = 4
 
@@ -49,8 +58,10 @@ def detect_template_proposal(
     4-gram Jaccard similarity above ``similarity_limit`` with another bid's text.
 
     A specific the procurement does not state is not held against the bid. Model scale
-    counts as addressed when a model name or the parameter count (70B, 700亿, 0.4T)
-    appears within 5 %; data volume when a TB/PB figure within 5 % appears.
+    counts as addressed when a model name (punctuation aside: Llama-3-70B = Llama 3
+    70B) or the parameter count (70B, 700亿, 0.4T) appears within 5 %; data volume when
+    a GB/TB/PB figure within 5 % appears; location when any name of the place appears
+    ("上海 Shanghai" by either) or the text speaks of an on-site deployment.
     """
     checks = _procurement_checks(
         proposal_text,
@@ -88,7 +99,12 @@ def _procurement_checks(
             ("workload", "工作负载类型", bool(_KIND_WORDS[workload_kind].search(text)))
         )
     if model_names or model_params_b:
-        named = any(name.lower() in lowered for name in model_names if name)
+        compact = _NAME_NOISE.sub("", lowered)
+        named = any(
+            _NAME_NOISE.sub("", name.lower()) in compact
+            for name in model_names
+            if _NAME_NOISE.sub("", name)
+        )
         scaled = model_params_b is not None and any(
             _close(count, model_params_b) for count in _param_counts_b(text)
         )
@@ -97,7 +113,9 @@ def _procurement_checks(
         stated = any(_close(volume, data_tb) for volume in _data_tbs(text))
         checks.append(("data volume", "数据量", stated))
     if location:
-        here = location.lower() in lowered or bool(_ON_PREM.search(text))
+        here = any(part in lowered for part in _place_names(location)) or bool(
+            _ON_PREM.search(text)
+        )
         checks.append(("location", "部署地点", here))
     return checks
 
@@ -170,8 +188,22 @@ def _param_counts_b(text: str) -> list[float]:
 
 def _data_tbs(text: str) -> list[float]:
     """Data volumes in the text, in TB."""
-    per_unit = {"tb": 1.0, "tib": 1.0995, "pb": 1000.0, "pib": 1125.9}
+    per_unit = {
+        "gb": 0.001,
+        "gib": 0.0010737,
+        "tb": 1.0,
+        "tib": 1.0995,
+        "pb": 1000.0,
+        "pib": 1125.9,
+    }
     return [
         float(match.group(1)) * per_unit[match.group(2).lower()]
         for match in _DATA.finditer(text)
     ]
+
+
+def _place_names(location: str) -> list[str]:
+    """Each name a location is written with: "上海 Shanghai" is addressed by 上海 or by
+    Shanghai (a bilingual city field, as the demo has)."""
+    parts = [p for p in _PLACE_PARTS.split(location.lower()) if len(p) >= 2]
+    return parts or [location.lower()]
