@@ -34,6 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerError
 
+from clusterbuy import task_runner
 from clusterbuy.celery import app as celery_app
 from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
@@ -195,14 +196,15 @@ def estimate(*, inputs: dict) -> dict:
 
 
 def send_run(*, run_id: int, queue: str) -> bool:
-    """Hand the run's task message to the broker; False when the broker is down.
+    """Hand the run's task to its runner (clusterbuy.task_runner); False when the
+    broker is down.
 
     The broker settings make this fail within seconds (clusterbuy/settings.py), so a
-    web request never hangs on an unreachable Redis.
+    web request never hangs on an unreachable Redis. Without a broker the run starts
+    in a thread of this process once the request has answered.
     """
-    task = celery_app.tasks[RUN_TASK_NAME]
     try:
-        task.apply_async(args=[run_id], queue=queue or None)
+        task_runner.enqueue(RUN_TASK_NAME, args=[run_id], queue=queue)
     except BrokerError as exc:
         logger.warning("TCO run %s: broker unreachable, left queued: %s", run_id, exc)
         return False
