@@ -276,6 +276,25 @@ def request_tco_run_for_inputs(
         return request_tco_run(scenario=scenario, user=user, lang=lang)
 
 
+def cancel_tco_run(*, run: TcoRun, user) -> bool:
+    """Stop a queued or running run: it ends FAILED, with who cancelled it.
+
+    One conditional UPDATE, so a run that finished meanwhile keeps its result (False).
+    The worker holding the run loses its claim: it stops at its next progress step
+    (claims.ClaimLost) or, at the latest, discards its work before storing it.
+    """
+    who = user.get_full_name() or user.get_username()
+    return bool(
+        TcoRun.objects.filter(
+            pk=run.pk, status__in=[RunStatus.QUEUED, RunStatus.RUNNING]
+        ).update(
+            status=RunStatus.FAILED,
+            finished_at=timezone.now(),
+            error_message=_("Cancelled by %(user)s.") % {"user": who},
+        )
+    )
+
+
 def _readable_error(exc: BaseException) -> str:
     if isinstance(exc, TcoInputError):
         return _("Invalid input %(field)s: %(message)s") % {
@@ -318,7 +337,10 @@ def _analyse_and_store(*, run_id: int, token) -> TcoRun | None:
                 run_id=run_id, token=token, low=0, high=ANALYSIS_SHARE_PCT
             ),
         )
-        mine.update(progress_pct=ANALYSIS_SHARE_PCT + 5, heartbeat_at=timezone.now())
+        if not mine.update(
+            progress_pct=ANALYSIS_SHARE_PCT + 5, heartbeat_at=timezone.now()
+        ):
+            raise claims.ClaimLost(f"TCO run {run_id}: claim gone before the PDF")
         pdf_bytes = report.build_tco_report(run=run, analysis=analysis)
         name = run_pdf_path(run, "")
         with transaction.atomic():
@@ -337,6 +359,9 @@ def _analyse_and_store(*, run_id: int, token) -> TcoRun | None:
                 finished_at=timezone.now(),
                 error_message="",
             )
+    except claims.ClaimLost:
+        logger.info("TCO run %s: claim lost (cancelled or taken over), stopped", run_id)
+        return None
     except TRANSIENT_ERRORS as exc:
         # Infrastructure, not the inputs: give the claim back so a retry can take it.
         logger.warning("TCO run %s: transient error %r, requeued", run_id, exc)
