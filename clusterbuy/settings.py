@@ -287,6 +287,9 @@ if CLUSTERBUY_TASK_RUNNER == "celery" and not CELERY_BROKER_URL:
     raise ImproperlyConfigured("CLUSTERBUY_TASK_RUNNER=celery needs CELERY_BROKER_URL.")
 # Threads of the "thread" runner: runs that can progress at once per web process.
 CLUSTERBUY_TASK_THREADS = env_int("CLUSTERBUY_TASK_THREADS", 2)
+# Under the thread runner, the web process runs the beat schedule (the sweep of stuck
+# runs) from its first request and then every this many seconds; 0: never.
+CLUSTERBUY_EMBEDDED_BEAT_S = env_int("CLUSTERBUY_EMBEDDED_BEAT_S", 60)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "clusterbuy")
 CELERY_TASK_ACKS_LATE = True

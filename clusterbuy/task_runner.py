@@ -31,11 +31,10 @@ from .celery import app
 
 logger = logging.getLogger(__name__)
 
-RUNNERS = ("celery", "thread", "eager")
-
 _pool_lock = threading.Lock()
 _pool: dict[str, ThreadPoolExecutor] = {}
 _pool_pid: dict[str, int] = {}
+_beat: dict[str, object] = {}
 
 
 def runner() -> str:
@@ -104,6 +103,55 @@ def _executor() -> ThreadPoolExecutor:
             _pool["executor"] = pool
             _pool_pid["executor"] = os.getpid()
         return pool
+
+
+def start_embedded_beat(**_signal) -> None:
+    """Under the thread runner, run the beat schedule in this process (request_started).
+
+    Workers sweep stuck runs when they start and every minute; without a broker the
+    web process stands in for them: from its first request, it sends every task of
+    ``app.conf.beat_schedule`` (the TCO sweep) to its pool at once and then every
+    ``CLUSTERBUY_EMBEDDED_BEAT_S`` seconds. So a run left running by a dev server that
+    restarted, or left queued by its retries, is taken up again.
+    """
+    if _beat.get("pid") == os.getpid():
+        return
+    interval_s = settings.CLUSTERBUY_EMBEDDED_BEAT_S
+    if runner() != "thread" or not interval_s or interval_s <= 0:
+        return
+    with _pool_lock:
+        if _beat.get("pid") == os.getpid():
+            return
+        stop = threading.Event()
+        _beat.update(pid=os.getpid(), stop=stop)
+    threading.Thread(
+        target=_beat_loop,
+        kwargs={"stop": stop, "interval_s": interval_s},
+        name="clusterbuy-beat",
+        daemon=True,
+    ).start()
+
+
+def _beat_loop(*, stop: threading.Event, interval_s: float) -> None:
+    app.finalize(auto=True)  # the apps' tasks join the schedule when it finalizes
+    while not stop.is_set():
+        for entry in list((app.conf.beat_schedule or {}).values()):
+            try:
+                enqueue(entry["task"], args=entry.get("args") or ())
+            except RuntimeError:  # the pool has shut down: the process is ending
+                return
+            except Exception:  # noqa: BLE001 - the beat must outlive a bad entry
+                logger.exception("Embedded beat: %s not sent", entry.get("task"))
+        stop.wait(interval_s)
+
+
+def stop_embedded_beat() -> None:
+    """Stop this process's beat (tests); the next request may start another."""
+    with _pool_lock:
+        stop = _beat.pop("stop", None)
+        _beat.pop("pid", None)
+    if stop is not None:
+        stop.set()
 
 
 def wait_for_idle(timeout_s: float | None = None) -> None:

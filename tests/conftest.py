@@ -41,6 +41,8 @@ def pytest_configure(config):
     if "CLUSTERBUY_TASK_RUNNER" not in os.environ:
         if settings.CLUSTERBUY_TASK_RUNNER == "thread":
             settings.CLUSTERBUY_TASK_RUNNER = "eager"
+    # Nor does a test's request start the embedded sweep (a test of it starts it).
+    settings.CLUSTERBUY_EMBEDDED_BEAT_S = 0
 
 
 def pytest_collection_modifyitems(config, items):

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clusterbuy import task_runner
-from tco import services, sweep
+from tco import services
 from tco.models import RunStatus, TcoRun
 from tests.conftest import wait_for
 
@@ -201,9 +201,10 @@ def test_only_members_who_may_run_analyses_can_cancel(
     assert _finished(run).status == RunStatus.SUCCEEDED
 
 
-def test_the_sweep_hands_a_run_of_a_dead_server_process_to_the_threads(
-    gate, pdfs, procurement, scenario, it_lead
+def test_the_dev_server_sweeps_from_its_first_request_and_finishes_a_stuck_run(
+    gate, pdfs, procurement, scenario, it_lead, client_for, settings
 ):
+    settings.CLUSTERBUY_EMBEDDED_BEAT_S = 60
     run = services.request_tco_run(
         scenario=scenario, user=it_lead, lang="en", enqueue=False
     )
@@ -213,7 +214,22 @@ def test_the_sweep_hands_a_run_of_a_dead_server_process_to_the_threads(
     )
     gate.opened.set()
 
-    assert sweep.sweep_stuck_runs() == {"requeued": 1, "failed": 0}
-    done = _finished(run)
+    try:
+        client_for(it_lead).get(reverse("tco:tab", args=[procurement.pk]))
+        done = _finished(run)
+    finally:
+        task_runner.stop_embedded_beat()
 
     assert (done.status, done.attempts) == (RunStatus.SUCCEEDED, 2)
+    assert pdfs == [run.pk]
+
+
+def test_without_the_thread_runner_requests_start_no_sweep(
+    procurement, it_lead, client_for, settings
+):
+    settings.CLUSTERBUY_EMBEDDED_BEAT_S = 60
+    settings.CLUSTERBUY_TASK_RUNNER = "eager"
+
+    client_for(it_lead).get(reverse("tco:tab", args=[procurement.pk]))
+
+    assert not [t for t in threading.enumerate() if t.name == "clusterbuy-beat"]
