@@ -169,3 +169,32 @@ def test_on_make_run_the_button_answers_at_once_and_the_progress_bar_shows(
     shots(page, "results")
     assert not page.js_errors
     page.context.close()
+
+
+def test_on_make_run_a_run_can_be_cancelled_and_run_again(browser, make_run, shots):
+    page = new_page(browser, make_run, "en")
+    log_in_demo(page, "demo-manager", submit="Log in")
+    page.get_by_role("link", name=re.compile("LLM cluster 2027")).first.click()
+    open_tab(page, "TCO")
+    field(page, "Scenario name").fill("Cancelled, 5 years")
+    expect(page.locator("#tco-preview")).not_to_contain_text("Type to see")
+    page.get_by_role("button", name="Run full analysis").click()
+    expect(page.locator("#run-progress [role=progressbar]")).to_be_visible()
+
+    page.get_by_role("button", name="Cancel the run").click()
+
+    expect(page.get_by_text("The run was cancelled.")).to_be_visible()
+    expect(page.locator("#run-status")).to_have_text("Failed")
+    expect(page.locator("#run-progress .errorlist")).to_have_text(
+        "Cancelled by demo-manager."
+    )
+    expect(page.get_by_role("button", name="Cancel the run")).to_have_count(0)
+    shots(page, "cancelled")
+    cancelled_url = page.url
+
+    page.get_by_role("button", name="Run the scenario again").click()
+    expect(page).not_to_have_url(cancelled_url)
+    expect(page.locator("#result-total")).to_be_visible(timeout=120_000)
+    shots(page, "run again: results")
+    assert not page.js_errors
+    page.context.close()
