@@ -35,7 +35,7 @@ run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_catalog
 	$(PY) manage.py load_demo
-	@echo "Serving on http://127.0.0.1:8000/ (SQLite, tasks in-process). Ctrl-C to stop."
+	@echo "Serving on http://127.0.0.1:8000/ (SQLite, tasks in threads of the server). Ctrl-C to stop."
 	DEBUG=1 $(PY) manage.py runserver 127.0.0.1:8000
 
 worker: install

@@ -1,7 +1,16 @@
 from django.apps import AppConfig
+from django.core.signals import request_started
 from django.utils.translation import gettext_lazy as _
 
 
 class ClusterbuyConfig(AppConfig):
     name = "clusterbuy"
     verbose_name = _("ClusterBuy")
+
+    def ready(self) -> None:
+        from . import task_runner
+
+        # Without a broker, the web process sweeps stuck runs as workers do.
+        request_started.connect(
+            task_runner.start_embedded_beat, dispatch_uid="clusterbuy-embedded-beat"
+        )

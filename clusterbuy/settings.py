@@ -133,6 +133,16 @@ DATABASES = {
         conn_max_age=env_int("DB_CONN_MAX_AGE", 60),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default has tasks write (progress, heartbeat, result) from threads
+    # while requests read and write: WAL lets readers go on during a write, IMMEDIATE
+    # transactions wait for the write lock (up to ``timeout`` s) instead of failing
+    # with "database is locked" when a read transaction turns into a write.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        timeout=20,
+        transaction_mode="IMMEDIATE",
+        init_command="PRAGMA journal_mode=WAL;",
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # A shared cache (Redis) makes API rate limits and login lockouts hold across all web
@@ -252,11 +262,34 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
-# Celery: with no broker configured, tasks run in-process (the embedded default).
+# Celery: with no broker configured, tasks run in threads of the web process (the
+# embedded default, clusterbuy/task_runner.py).
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "")
 # Tests keep tasks in-process by default (CELERY_TASK_ALWAYS_EAGER=1) even with a broker
 # configured; the worker fixture switches a test over to the real worker.
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not CELERY_BROKER_URL)
+# Where tasks run: "celery" (a broker and workers), "thread" (a pool of threads of
+# the web process, after the request has answered) or "eager" (inside the request).
+# Default: celery with a broker; without one, eager when CELERY_TASK_ALWAYS_EAGER is
+# set (tests), else thread.
+CLUSTERBUY_TASK_RUNNER = env_str("CLUSTERBUY_TASK_RUNNER") or (
+    "celery"
+    if CELERY_BROKER_URL
+    else "eager"
+    if env_bool("CELERY_TASK_ALWAYS_EAGER")
+    else "thread"
+)
+if CLUSTERBUY_TASK_RUNNER not in ("celery", "thread", "eager"):
+    raise ImproperlyConfigured(
+        "CLUSTERBUY_TASK_RUNNER must be celery, thread or eager."
+    )
+if CLUSTERBUY_TASK_RUNNER == "celery" and not CELERY_BROKER_URL:
+    raise ImproperlyConfigured("CLUSTERBUY_TASK_RUNNER=celery needs CELERY_BROKER_URL.")
+# Threads of the "thread" runner: runs that can progress at once per web process.
+CLUSTERBUY_TASK_THREADS = env_int("CLUSTERBUY_TASK_THREADS", 2)
+# Under the thread runner, the web process runs the beat schedule (the sweep of stuck
+# runs) from its first request and then every this many seconds; 0: never.
+CLUSTERBUY_EMBEDDED_BEAT_S = env_int("CLUSTERBUY_EMBEDDED_BEAT_S", 60)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "clusterbuy")
 CELERY_TASK_ACKS_LATE = True

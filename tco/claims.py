@@ -54,6 +54,10 @@ MAX_ATTEMPTS = 3
 PROGRESS_MIN_INTERVAL_S = 0.3
 
 
+class ClaimLost(Exception):
+    """This worker's claim on the run is gone (cancelled, or taken over): stop."""
+
+
 def worker_name() -> str:
     """This process as an operator finds it: host and process id."""
     return f"{socket.gethostname()}:{os.getpid()}"
@@ -188,7 +192,11 @@ def heartbeat(*, run_id: int, token: uuid.UUID) -> Iterator[None]:
 def progress_reporter(
     *, run_id: int, token: uuid.UUID, low: int, high: int
 ) -> Callable[[int], None]:
-    """A callback mapping 0..100 to low..high; each write is also a heartbeat."""
+    """A callback mapping 0..100 to low..high; each write is also a heartbeat.
+
+    Raises ClaimLost when the write finds the claim gone, so a cancelled run stops
+    computing at its next step.
+    """
     last = {"pct": -1, "at": 0.0}
 
     def report(percent: int) -> None:
@@ -199,8 +207,10 @@ def progress_reporter(
         if now - last["at"] < PROGRESS_MIN_INTERVAL_S and percent < 100:
             return
         last.update(pct=pct, at=now)
-        held(run_id=run_id, token=token).update(
+        written = held(run_id=run_id, token=token).update(
             progress_pct=pct, heartbeat_at=timezone.now()
         )
+        if not written:
+            raise ClaimLost(f"TCO run {run_id}: claim {token} is gone")
 
     return report

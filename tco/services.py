@@ -34,6 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerError
 
+from clusterbuy import task_runner
 from clusterbuy.celery import app as celery_app
 from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
@@ -195,14 +196,15 @@ def estimate(*, inputs: dict) -> dict:
 
 
 def send_run(*, run_id: int, queue: str) -> bool:
-    """Hand the run's task message to the broker; False when the broker is down.
+    """Hand the run's task to its runner (clusterbuy.task_runner); False when the
+    broker is down.
 
     The broker settings make this fail within seconds (clusterbuy/settings.py), so a
-    web request never hangs on an unreachable Redis.
+    web request never hangs on an unreachable Redis. Without a broker the run starts
+    in a thread of this process once the request has answered.
     """
-    task = celery_app.tasks[RUN_TASK_NAME]
     try:
-        task.apply_async(args=[run_id], queue=queue or None)
+        task_runner.enqueue(RUN_TASK_NAME, args=[run_id], queue=queue)
     except BrokerError as exc:
         logger.warning("TCO run %s: broker unreachable, left queued: %s", run_id, exc)
         return False
@@ -274,6 +276,25 @@ def request_tco_run_for_inputs(
         return request_tco_run(scenario=scenario, user=user, lang=lang)
 
 
+def cancel_tco_run(*, run: TcoRun, user) -> bool:
+    """Stop a queued or running run: it ends FAILED, with who cancelled it.
+
+    One conditional UPDATE, so a run that finished meanwhile keeps its result (False).
+    The worker holding the run loses its claim: it stops at its next progress step
+    (claims.ClaimLost) or, at the latest, discards its work before storing it.
+    """
+    who = user.get_full_name() or user.get_username()
+    return bool(
+        TcoRun.objects.filter(
+            pk=run.pk, status__in=[RunStatus.QUEUED, RunStatus.RUNNING]
+        ).update(
+            status=RunStatus.FAILED,
+            finished_at=timezone.now(),
+            error_message=_("Cancelled by %(user)s.") % {"user": who},
+        )
+    )
+
+
 def _readable_error(exc: BaseException) -> str:
     if isinstance(exc, TcoInputError):
         return _("Invalid input %(field)s: %(message)s") % {
@@ -316,7 +337,10 @@ def _analyse_and_store(*, run_id: int, token) -> TcoRun | None:
                 run_id=run_id, token=token, low=0, high=ANALYSIS_SHARE_PCT
             ),
         )
-        mine.update(progress_pct=ANALYSIS_SHARE_PCT + 5, heartbeat_at=timezone.now())
+        if not mine.update(
+            progress_pct=ANALYSIS_SHARE_PCT + 5, heartbeat_at=timezone.now()
+        ):
+            raise claims.ClaimLost(f"TCO run {run_id}: claim gone before the PDF")
         pdf_bytes = report.build_tco_report(run=run, analysis=analysis)
         name = run_pdf_path(run, "")
         with transaction.atomic():
@@ -335,6 +359,9 @@ def _analyse_and_store(*, run_id: int, token) -> TcoRun | None:
                 finished_at=timezone.now(),
                 error_message="",
             )
+    except claims.ClaimLost:
+        logger.info("TCO run %s: claim lost (cancelled or taken over), stopped", run_id)
+        return None
     except TRANSIENT_ERRORS as exc:
         # Infrastructure, not the inputs: give the claim back so a retry can take it.
         logger.warning("TCO run %s: transient error %r, requeued", run_id, exc)

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerError
 
+from clusterbuy import task_runner
 from clusterbuy.celery import app
 
 from . import claims, services
@@ -38,7 +39,7 @@ SWEEP_INTERVAL_S = 60
 def _broker_answers() -> bool:
     """One connection attempt before touching any run: while the broker is down the
     sweep leaves the runs as they are (their users keep seeing why they wait)."""
-    if app.conf.task_always_eager:
+    if not task_runner.uses_broker():
         return True  # runs are executed in-process, no broker involved
     try:
         with app.connection_for_write() as connection:

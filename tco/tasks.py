@@ -53,7 +53,9 @@ def run_tco(self, run_id: int) -> None:
         services.execute_tco_run(run_id=run_id)
     except services.RunBusy as busy:
         if self.request.is_eager:
-            return  # in-process: the holder is another request of this deployment
+            # In-process (thread or eager runner): the holder is another thread or
+            # request of this deployment; if it dies, the sweep takes the run up.
+            return
         raise self.retry(
             countdown=busy.retry_in_s, max_retries=BUSY_RECHECKS_MAX
         ) from None

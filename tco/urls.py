@@ -18,6 +18,11 @@ urlpatterns = [
         name="run-progress",
     ),
     path(
+        "procurements/<int:pk>/tco/runs/<int:run_id>/cancel/",
+        views.run_cancel,
+        name="run-cancel",
+    ),
+    path(
         "procurements/<int:pk>/tco/runs/<int:run_id>/report.pdf",
         views.run_pdf,
         name="run-pdf",

@@ -204,6 +204,18 @@ def run_progress(request, pk, run_id):
 
 
 @login_required
+@require_POST
+def run_cancel(request, pk, run_id):
+    procurement = access_procurement(request.user, pk, Capability.RUN_TCO)
+    run = get_object_or_404(TcoRun.objects.for_procurement(procurement), pk=run_id)
+    if services.cancel_tco_run(run=run, user=request.user):
+        messages.success(request, _("The run was cancelled."))
+    else:
+        messages.info(request, _("The run had already finished."))
+    return redirect("tco:run", pk=pk, run_id=run.pk)
+
+
+@login_required
 def run_pdf(request, pk, run_id):
     _procurement, run = _run_of(request, pk, run_id)
     require(request.user, Capability.DOWNLOAD_REPORTS)

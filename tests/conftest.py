@@ -35,6 +35,14 @@ def pytest_configure(config):
         tempfile.mkdtemp(prefix="cb-media-")
     )
     settings.MEDIA_ROOT = os.environ["MEDIA_ROOT"]
+    # Tasks run inside the test that enqueues them unless the test asks for a runner
+    # (the thread runner's tests, the worker fixture): without a broker the settings
+    # default to the embedded thread runner, which tests would have to wait for.
+    if "CLUSTERBUY_TASK_RUNNER" not in os.environ:
+        if settings.CLUSTERBUY_TASK_RUNNER == "thread":
+            settings.CLUSTERBUY_TASK_RUNNER = "eager"
+    # Nor does a test's request start the embedded sweep (a test of it starts it).
+    settings.CLUSTERBUY_EMBEDDED_BEAT_S = 0
 
 
 def pytest_collection_modifyitems(config, items):
