@@ -10,3 +10,9 @@ document.addEventListener("htmx:responseError", function (evt) {
   box.appendChild(li);
   if (!box.parentNode) document.querySelector("main").prepend(box);
 });
+
+// A filter select submits its form when changed (no inline handlers: strict CSP).
+document.addEventListener("change", function (evt) {
+  var el = evt.target;
+  if (el.matches && el.matches("select[data-autosubmit]") && el.form) el.form.submit();
+});
