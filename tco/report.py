@@ -4,11 +4,11 @@ The PDF is HTML (templates/tco/report.html) rendered by WeasyPrint in the run's
 language. Chinese comes from the GB2312 subset of Noto Sans SC shipped in
 static/fonts, loaded with @font-face from a file:// URL: a system CJK collection
 would cost ~5 s a render instead of ~1 s (shared/reference/pdf-rendering.md).
-Charts are the engine's hand-written SVGs (tco.engine.charts, ~1 ms each), rendered
+Charts are the engine's hand-written SVGs (tco.engine.charts, < 1 ms each), rendered
 once per analysis and language (``chart_svgs`` keeps them in the cache under a digest
-of the data they draw) and shared by the results page (inline) and the PDF (inline
-too: WeasyPrint draws the text with the same @font-face subset, so chart labels are
-searchable text in the PDF).
+of the data they draw) and shared by the results page (inline) and the PDF (as
+data: images, whose text WeasyPrint draws with the same @font-face subset, so chart
+labels are searchable text in the PDF). Profile and figures: benchmarks/bench_tco_pdf.py.
 """
 
 from __future__ import annotations
