@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -171,14 +170,6 @@ def run_start(request, pk, scenario_id):
     return redirect("tco:run", pk=pk, run_id=run.pk)
 
 
-def _charts(run: TcoRun, lang: str) -> dict[str, str]:
-    stamp = run.finished_at.timestamp() if run.finished_at else 0
-    key = f"tco-run-{run.pk}-{stamp}-{lang}-charts"
-    return cache.get_or_set(
-        key, lambda: report.chart_svgs(run.result, lang, text_as_paths=False), 3600
-    )
-
-
 @login_required
 def run_detail(request, pk, run_id):
     procurement, run = _run_of(request, pk, run_id)
@@ -186,7 +177,7 @@ def run_detail(request, pk, run_id):
     if run.status == RunStatus.SUCCEEDED:
         lang = _lang()
         context.update(report.report_context(run=run, analysis=run.result, lang=lang))
-        context["charts"] = _charts(run, lang)
+        context["charts"] = report.chart_svgs(run.result, lang)
     return render_procurement(
         request, procurement, "tco/run.html", context, active="tco"
     )

@@ -1,6 +1,6 @@
 """ClusterBuy TCO engine: pure Python + numpy, no Django, no I/O.
 
-Charts live in ``tco.engine.charts`` (imported on demand: it pulls in matplotlib).
+Charts live in ``tco.engine.charts`` (hand-written SVG, pure Python).
 """
 
 from .analysis import full_analysis
