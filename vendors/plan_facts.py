@@ -1,5 +1,6 @@
 """What vendor evaluation needs from the sizing side: the plan's headline figures,
-the physical lower bound of a training run and the accelerator catalog. Vendors read
+the physical lower bound of a training run, what an offer delivers for the planned
+workloads and the accelerator catalog. Vendors read
 them through sizing's services (apps depend one way: sizing never imports vendors).
 """
 
@@ -22,6 +23,21 @@ def training_lower_bound_days(
 ) -> float | None:
     return sizing_services.training_lower_bound_days(
         procurement=procurement, accelerator_key=accelerator_key, gpu_count=gpu_count
+    )
+
+
+def delivery_basis(*, procurement: Procurement) -> sizing_services.DeliveryBasis | None:
+    """The stored plan's workloads, read once for every bid (None: no plan)."""
+    return sizing_services.delivery_basis(procurement=procurement)
+
+
+def delivered_capability(
+    *, basis: sizing_services.DeliveryBasis, accelerator_key: str, gpu_count: int
+) -> dict:
+    """What ``gpu_count`` x ``accelerator_key`` delivers for each planned workload
+    (`sizing.services.delivered`): training days, memory fit, serving capacity."""
+    return sizing_services.delivered_from_basis(
+        basis=basis, accelerator_key=accelerator_key, gpu_count=gpu_count
     )
 
 
