@@ -24,6 +24,7 @@ ENGINES = (
     "vendors.detectors",
     "vendors.scoring",
     "vendors.compliance",
+    "vendors.capability",
     "vendors.importing",
     "vendors.spreadsheets",
 )  # they may import each other, never Django or another module of an app

@@ -27,7 +27,7 @@ from .labels import (
 #: The computed prices a column may mark invalid besides the bid's own figures.
 PRICE_FIGURES = frozenset({"quoted_total", "normalized_tco"})
 # A compliance item named otherwise than the bid figure it reads.
-_OFFER_FIGURES = {"it_power_kw": "peak_power_kw"}
+_OFFER_FIGURES = {"it_power_kw": "peak_power_kw", "compute": "gpu_count"}
 
 
 def offered_figure(item: str) -> str:
@@ -66,6 +66,8 @@ class Column:
     # Figures shown as "invalid": the bid's own (`Bid.invalid_fields`) and the prices
     # that could not be computed from them (PRICE_FIGURES).
     invalid: frozenset[str] = frozenset()
+    # What the bid's GPUs deliver for the planned workloads (`comparison.delivered`).
+    delivered: dict | None = None
 
     @property
     def hidden_cost_list(self) -> list[dict]:
