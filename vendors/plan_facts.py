@@ -44,3 +44,17 @@ def delivered_capability(
 def accelerators_by_key(keys: Iterable[str]) -> dict[str, Accelerator]:
     """Catalog rows for the given keys in one query."""
     return {a.key: a for a in Accelerator.objects.filter(key__in=set(keys))}
+
+
+def accelerator_key_for(text: str) -> str | None:
+    """The catalog key for a key or a shown name ("NVIDIA H200 SXM 141GB")."""
+    return sizing_services.accelerator_key_for(text)
+
+
+def accelerator_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    """The catalog grouped by vendor for a select: [(vendor, [(key, name)])]."""
+    return sizing_services.accelerator_choices()
+
+
+def catalog_loaded() -> bool:
+    return Accelerator.objects.exists()

@@ -9,6 +9,7 @@ plans) and ``summary`` (what the TCO and vendor apps read) and ``delivered`` (wh
 accelerators delivers for the planned workloads).
 """
 
+from .accelerator_names import accelerator_choices, accelerator_key_for
 from .catalog import (
     CATALOG_MODELS,
     catalog_version,
@@ -61,6 +62,8 @@ __all__ = [
     "MFU_CEILING",
     "REQUIREMENT_FIELDS",
     "WORKLOAD_FIELDS",
+    "accelerator_choices",
+    "accelerator_key_for",
     "catalog_version",
     "check_workload",
     "compute_plan",
