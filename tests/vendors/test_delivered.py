@@ -158,3 +158,55 @@ def test_page_and_workbook_show_delivered_days_next_to_the_promise(
     assert rows["Training time: 70B pre-training (days)"].startswith("117.5")
     assert rows["Training time promised by the vendor (days)"] == "40.0"
     assert rows["Effective compute (PFLOPS, BF16 dense)"].startswith("37.9")
+
+
+SERVE_8B = {
+    "name": "8B chat",
+    "kind": "inference",
+    "model_preset": "llama-3.1-8b",
+    "context_tokens": 2048,
+    "output_tokens": 256,
+    "concurrent_requests": 64,
+    "ttft_ms": 2000,
+    "tpot_ms": 50,
+}
+
+
+def test_serving_capacity_at_the_latency_targets_next_to_the_promise(
+    h200_plan, api_for, client_for, buyer, it_lead, org, procurement
+):
+    sizing_services.create_workload(procurement=procurement, **SERVE_8B)
+    plan = sizing_services.compute_sizing_plan(procurement=procurement, user=it_lead)
+    planned = plan.result["workloads"][1]
+    _post_bid(
+        api_for(buyer),
+        procurement,
+        make_vendor(org, "Plan Match"),
+        accelerator="h200-sxm-141gb",
+        gpu_count=plan.result["gpu_count"],
+        promised_tokens_per_s=50000,
+    )
+    (entry,) = _comparison(api_for(buyer), procurement).values()
+    serving = entry["delivered"]["workloads"][1]
+    assert serving["name"] == "8B chat"
+    assert serving["gpu_count"] == planned["gpu_count"]  # the plan's own split
+    assert serving["tokens_per_second"] == pytest.approx(
+        planned["inference"]["tokens_per_second"], rel=1e-4
+    )
+    assert serving["meets_latency"] is True
+    assert serving["concurrent_requests"] >= 64
+    assert entry["delivered"]["promised_tokens_per_s"] == 50000
+    compute = next(i for i in entry["compliance"] if i["item"] == "compute")
+    assert compute["status"] == "pass"
+    assert "8B chat:" in compute["note"] and "tokens/s" in compute["note"]
+    html = (
+        client_for(buyer)
+        .get(
+            reverse("vendors:comparison", args=[procurement.pk]),
+            HTTP_ACCEPT_LANGUAGE="en",
+        )
+        .content.decode()
+    )
+    assert "Serving capacity: 8B chat (tokens/s)" in html
+    assert "Serving throughput promised by the vendor (tokens/s)" in html
+    assert "50,000" in html

@@ -129,9 +129,9 @@ def _rounded(value):
     return value
 
 
-def delivered_json(delivered: dict | None, promised_training_days) -> dict | None:
+def delivered_json(delivered: dict | None, bid: Bid) -> dict | None:
     """The API's ``delivered`` of one bid: the engine's figures rounded, the share of
-    the plan's effective compute, and the vendor's own promise beside them."""
+    the plan's effective compute, and the vendor's own promises beside them."""
     if delivered is None:
         return None
     needed = delivered["plan"]["compute_pflops"]
@@ -139,5 +139,6 @@ def delivered_json(delivered: dict | None, promised_training_days) -> dict | Non
     return {
         **_rounded(delivered),
         "compute_share": round(offered / needed, 4) if needed and offered else None,
-        "promised_training_days": promised_training_days,
+        "promised_training_days": bid.checked("promised_training_days"),
+        "promised_tokens_per_s": bid.checked("promised_tokens_per_s"),
     }

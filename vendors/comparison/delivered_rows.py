@@ -154,24 +154,41 @@ def _serving_row(name: str, index: int, offers: list[dict | None]) -> RowSpec:
     )
 
 
+def _promise_row(label: str, cols: list[Column], figure: str, fmt) -> RowSpec:
+    """The vendor's own figure, beside the engine's (no best/worst: a promise is not
+    a capability)."""
+    return RowSpec(label, [fmt(c.bid.checked(figure)) for c in cols], text=True)
+
+
 def delivered_row_specs(cols: list[Column]) -> list[RowSpec]:
     """GPUs offered, effective compute, then per planned workload the delivered
-    training days or serving capacity, and the vendor's promised training time."""
+    training days or serving capacity, and the vendor's promises beside them."""
     offers = [c.delivered for c in cols]
     specs = [_offer_row(cols), _compute_row(offers)]
-    training = False
+    kinds = set()
     for index, workload in enumerate(_workloads(offers)):
         if workload["kind"] in ("training", "fine_tuning"):
-            training = True
+            kinds.add("training")
             specs.append(_training_row(workload["name"], index, offers))
         else:
+            kinds.add("inference")
             specs.append(_serving_row(workload["name"], index, offers))
-    if training:
+    if "training" in kinds:
         specs.append(
-            RowSpec(
+            _promise_row(
                 _("Training time promised by the vendor (days)"),
-                [_days(c.bid.checked("promised_training_days")) for c in cols],
-                text=True,
+                cols,
+                "promised_training_days",
+                _days,
+            )
+        )
+    if "inference" in kinds:
+        specs.append(
+            _promise_row(
+                _("Serving throughput promised by the vendor (tokens/s)"),
+                cols,
+                "promised_tokens_per_s",
+                _tokens,
             )
         )
     return specs

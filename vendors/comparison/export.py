@@ -51,9 +51,7 @@ def _entry(column: Column, comparison: Comparison, lang: str) -> dict:
         "pitfalls": [
             {"code": str(p.code), "reason": p.reason(lang)} for p in column.pitfalls
         ],
-        "delivered": delivered_json(
-            column.delivered, column.bid.checked("promised_training_days")
-        ),
+        "delivered": delivered_json(column.delivered, column.bid),
         "scores": _scores(column, comparison),
         "disagreements": sorted(
             code for code, agg in column.criteria.items() if agg.disagreement
