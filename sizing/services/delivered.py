@@ -197,7 +197,14 @@ def _workload_delivery(
         return {**entry, "error": error}
     codes = {b.code for b in result.bottlenecks}
     fits = NO_FIT not in codes and result.gpu_count <= share
-    entry.update(gpus_used=used, fits=fits)
+    entry.update(
+        gpus_used=used,
+        fits=fits,
+        # what the run needs around the GPUs at this size (the bid's network and
+        # storage are compared with it by the caller)
+        network_need_gbps_per_gpu=result.interconnect.get("scale_out_gbps_per_gpu"),
+        storage_write_need_gbs=result.storage.get("checkpoint_write_gbs"),
+    )
     if w.is_training:
         entry.update(_training(result, planned))
     else:
@@ -213,7 +220,9 @@ def delivered_from_basis(
     Keys: accelerator, gpu_count, precision (of the effective compute), compute_pflops
     (GPUs x dense peak at that precision / 1000), plan {accelerator, gpu_count,
     compute_pflops}, workloads [one dict per workload: name, kind, precision,
-    gpu_count (its share), plan_gpu_count, gpus_used, fits, error; training:
+    gpu_count (its share), plan_gpu_count, gpus_used, fits, error,
+    network_need_gbps_per_gpu (scale-out traffic to hide behind compute),
+    storage_write_need_gbs (checkpoint writes within the stall budget); training:
     training_days, mfu, target_days, plan_training_days; serving: tokens_per_second,
     requests_per_second, concurrent_requests, meets_latency, ttft_ms, tpot_ms and the
     required load and latency targets], error ("" or why nothing was sized).

@@ -139,6 +139,7 @@ def test_page_and_workbook_show_delivered_days_next_to_the_promise(
         accelerator="h20-sxm-96gb",
         gpu_count=256,
         promised_training_days=40,
+        network_gbps_per_gpu=4,
     )
     client = client_for(buyer)
     html = client.get(
@@ -149,6 +150,12 @@ def test_page_and_workbook_show_delivered_days_next_to_the_promise(
     assert "117.5" in html
     assert "256 × NVIDIA HGX H20 96GB (China-specific)" in html
     assert "Training time promised by the vendor (days)" in html
+    # 256 x H20 on 70B: the engine's scale-out traffic is ~6.9 Gb/s per GPU to hide
+    # behind compute; 4 Gb/s cannot carry it.
+    assert (
+        "network 4 Gb/s per GPU is below the 6.9 Gb/s this run needs: the days are "
+        "optimistic"
+    ) in html
     response = client.get(
         reverse("vendors:comparison-export", args=[procurement.pk, "xlsx"]),
         HTTP_ACCEPT_LANGUAGE="en",

@@ -103,11 +103,44 @@ def _fit_detail(entry: dict | None) -> list[str]:
     return []
 
 
-def _training_row(name: str, index: int, offers: list[dict | None]) -> RowSpec:
+def _around_detail(entry: dict | None, column: Column) -> list[str]:
+    """The bid's network and storage against what the run needs at its size: the
+    engine's days assume the traffic hides behind compute and checkpoints fit the
+    stall budget."""
+    if entry is None:
+        return []
+    lines = []
+    checks = (
+        (
+            "network_gbps_per_gpu",
+            "network_need_gbps_per_gpu",
+            _(
+                "network %(offered)s Gb/s per GPU is below the %(need)s Gb/s this "
+                "run needs: the days are optimistic"
+            ),
+        ),
+        (
+            "storage_write_gbs",
+            "storage_write_need_gbs",
+            _(
+                "storage writes %(offered)s GB/s, below the %(need)s GB/s checkpoints "
+                "need"
+            ),
+        ),
+    )
+    for figure, need_key, text in checks:
+        offered, need = column.bid.checked(figure), entry.get(need_key)
+        if offered is not None and need and offered < need:
+            lines.append(text % {"offered": f"{offered:g}", "need": f"{need:.1f}"})
+    return lines
+
+
+def _training_row(name: str, index: int, cols: list[Column]) -> RowSpec:
+    offers = [c.delivered for c in cols]
     entries = [_entry(d, index) for d in offers]
     details = []
-    for e in entries:
-        lines = _fit_detail(e)
+    for e, column in zip(entries, cols, strict=True):
+        lines = _fit_detail(e) + _around_detail(e, column)
         if e and e.get("training_days") is not None:
             needed = e.get("target_days") or e.get("plan_training_days")
             lines.append(
@@ -169,7 +202,7 @@ def delivered_row_specs(cols: list[Column]) -> list[RowSpec]:
     for index, workload in enumerate(_workloads(offers)):
         if workload["kind"] in ("training", "fine_tuning"):
             kinds.add("training")
-            specs.append(_training_row(workload["name"], index, offers))
+            specs.append(_training_row(workload["name"], index, cols))
         else:
             kinds.add("inference")
             specs.append(_serving_row(workload["name"], index, offers))
