@@ -156,6 +156,8 @@ def test_page_and_workbook_show_delivered_days_next_to_the_promise(
         "network 4 Gb/s per GPU is below the 6.9 Gb/s this run needs: the days are "
         "optimistic"
     ) in html
+    bids_page = client.get(reverse("vendors:bids", args=[procurement.pk]))
+    assert "<td>NVIDIA HGX H20 96GB (China-specific)</td>" in bids_page.content.decode()
     response = client.get(
         reverse("vendors:comparison-export", args=[procurement.pk, "xlsx"]),
         HTTP_ACCEPT_LANGUAGE="en",

@@ -70,6 +70,11 @@ class Column:
     delivered: dict | None = None
 
     @property
+    def accelerator_name(self) -> str:
+        """The catalog name of the bid's accelerator (its key without a plan)."""
+        return (self.delivered or {}).get("accelerator_name") or self.bid.accelerator
+
+    @property
     def hidden_cost_list(self) -> list[dict]:
         return [
             {
