@@ -5,11 +5,14 @@ import io
 
 import openpyxl
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from sizing import services as sizing_services
 from tests.vendors.test_api import BID_BODY
-from tests.vendors.test_support import make_vendor
+from tests.vendors.test_support import make_bid, make_vendor
+from vendors import comparison
 
 # Llama 3.1 70B, 500 B tokens at 8k context in 65 days: the engine plans 104 x H200
 # SXM (13 HGX nodes) for it, 64.48 days.
@@ -219,3 +222,32 @@ def test_serving_capacity_at_the_latency_targets_next_to_the_promise(
     assert "Serving capacity: 8B chat (tokens/s)" in html
     assert "Serving throughput promised by the vendor (tokens/s)" in html
     assert "50,000" in html
+
+
+def test_queries_do_not_grow_with_distinct_offers(h200_plan, org, procurement, buyer):
+    def queries():
+        with CaptureQueriesContext(connection) as ctx:
+            result = comparison.build_comparison(procurement=procurement, user=buyer)
+            comparison.comparison_groups(result)
+            comparison.comparison_json(result)
+        return len(ctx.captured_queries), result
+
+    offers = [("h200-sxm-141gb", 104), ("h20-sxm-96gb", 256)]
+    for index, (key, count) in enumerate(offers):
+        make_bid(
+            procurement, make_vendor(org, f"V{index}"), accelerator=key, gpu_count=count
+        )
+    two, _ = queries()
+    more = [("h100-sxm-80gb", 128), ("b200-sxm-180gb", 64), ("h20-sxm-96gb", 512)]
+    for index, (key, count) in enumerate(more):
+        make_bid(
+            procurement, make_vendor(org, f"W{index}"), accelerator=key, gpu_count=count
+        )
+    five, result = queries()
+    assert two == five
+    assert {c.delivered["accelerator"] for c in result.columns} == {
+        "h200-sxm-141gb",
+        "h20-sxm-96gb",
+        "h100-sxm-80gb",
+        "b200-sxm-180gb",
+    }
