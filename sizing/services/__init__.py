@@ -1,19 +1,27 @@
 """Sizing use cases: the only code that writes the sizing models.
 
 Other apps call ``latest_plan``, ``plan_summary``, ``training_lower_bound_days``,
-``engine_catalog`` and ``estimate_from_body``; their names and return shapes are a
+``engine_catalog``, ``estimate_from_body`` and ``delivered_capability``; their names and return shapes are a
 contract (issue 3). Callers import this package (``from sizing import services``); the
 modules behind it are ``catalog`` (reference data, the engine's Catalog),
 ``requirements`` (the questionnaire and workloads), ``plans`` (estimates and stored
-plans) and ``summary`` (what the TCO and vendor apps read).
+plans) and ``summary`` (what the TCO and vendor apps read) and ``delivered`` (what an offer of N
+accelerators delivers for the planned workloads).
 """
 
+from .accelerator_names import accelerator_choices, accelerator_key_for
 from .catalog import (
     CATALOG_MODELS,
     catalog_version,
     engine_catalog,
     ensure_catalog_loaded,
     load_reference_catalog,
+)
+from .delivered import (
+    DeliveryBasis,
+    delivered_capability,
+    delivered_from_basis,
+    delivery_basis,
 )
 from .plans import (
     ALTERNATIVES_SHOWN,
@@ -49,16 +57,22 @@ __all__ = [
     "ALTERNATIVES_SHOWN",
     "BLOCKING_CODES",
     "CATALOG_MODELS",
+    "DeliveryBasis",
     "FX_CNY_PER_USD",
     "MFU_CEILING",
     "REQUIREMENT_FIELDS",
     "WORKLOAD_FIELDS",
+    "accelerator_choices",
+    "accelerator_key_for",
     "catalog_version",
     "check_workload",
     "compute_plan",
     "compute_sizing_plan",
     "constraints_for",
     "create_workload",
+    "delivered_capability",
+    "delivered_from_basis",
+    "delivery_basis",
     "delete_workload",
     "engine_catalog",
     "engine_field",

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from .delivered import delivered_json
 from .labels import current_language, rounded_number
 from .result import Column, Comparison
 
@@ -50,6 +51,7 @@ def _entry(column: Column, comparison: Comparison, lang: str) -> dict:
         "pitfalls": [
             {"code": str(p.code), "reason": p.reason(lang)} for p in column.pitfalls
         ],
+        "delivered": delivered_json(column.delivered, column.bid),
         "scores": _scores(column, comparison),
         "disagreements": sorted(
             code for code, agg in column.criteria.items() if agg.disagreement

@@ -67,7 +67,8 @@ SEVERITY_LABELS = {
 }
 
 COMPLIANCE_ITEMS = (
-    "gpu_count",
+    "compute",
+    "memory_fit",
     "vram_gb_per_gpu",
     "scaleup_domain_gpus",
     "network_gbps_per_gpu",
@@ -108,7 +109,8 @@ def category_label(code: str) -> str:
 
 def compliance_label(item: str) -> str:
     labels = {
-        "gpu_count": _("GPU count"),
+        "compute": _("Compute delivered"),
+        "memory_fit": _("Workloads that fit in GPU memory"),
         "vram_gb_per_gpu": _("Memory per GPU"),
         "scaleup_domain_gpus": _("Scale-up domain"),
         "network_gbps_per_gpu": _("Network per GPU"),

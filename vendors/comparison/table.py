@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from ..models import MONITORING_ITEMS, SUPPORT_CHANNELS
 from .claims import claims_cell
+from .delivered_rows import delivered_row_specs
 from .labels import (
     COMPLIANCE_ITEMS,
     category_label,
@@ -196,6 +197,22 @@ def _compliance_group(cols: list[Column], lang: str) -> Group:
     return Group(_("Compliance with the sizing plan"), rows)
 
 
+def _delivered_group(cols: list[Column]) -> Group:
+    """What each bid's GPUs deliver for the planned workloads (`delivered_rows`)."""
+    rows = []
+    for spec in delivered_row_specs(cols):
+        if spec.text:
+            row = Row(spec.label, [Cell(text) for text in spec.values])
+        else:
+            row = _numeric_row(
+                spec.label, spec.values, higher=spec.higher, fmt=spec.fmt or _fmt
+            )
+        for cell, lines in zip(row.cells, spec.details, strict=False):
+            cell.detail = [Detail(line) for line in lines]
+        rows.append(row)
+    return Group(_("Delivered capability (sizing engine)"), rows)
+
+
 def _figure_row(label: str, cols: list[Column], figure: str, **options) -> Row:
     """A row of one bid figure, read through `Bid.checked`."""
     return _numeric_row(
@@ -363,6 +380,7 @@ def comparison_groups(comparison: Comparison) -> list[Group]:
     scores = [_section_row(section, cols) for section in comparison.sections]
     return [
         _price_group(comparison),
+        _delivered_group(cols),
         _compliance_group(cols, lang),
         _service_group(cols),
         _monitoring_group(cols),
