@@ -20,11 +20,7 @@ from ..compliance import PlanNeeds
 from ..detectors import ProcurementFacts
 from ..models import Bid, ChecklistSection, Decision, EvaluationSettings
 from ..visibility import Visibility, visibility_for
-<<<<<<< HEAD
-from . import checks, claims, pricing
-=======
-from . import checks, delivered, pricing
->>>>>>> c12
+from . import checks, claims, delivered, pricing
 from .ranking import rank_columns, score_sections
 from .result import PRICE_FIGURES, Column, Comparison, SectionInfo
 
@@ -116,11 +112,8 @@ def _column(bid: Bid, around: _Surroundings, visibility: Visibility) -> Column:
         evidence=checks.evidence_counts(bid),
         tco_value=Decimal(0) if tco is None else tco.normalized_tco,
         invalid=frozenset(invalid),
-<<<<<<< HEAD
         spec_claims=claims.spec_claims_for(bid, accelerator, visibility),
-=======
         delivered=offered,
->>>>>>> c12
     )
 
 
