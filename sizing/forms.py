@@ -9,7 +9,7 @@ from .models import (
     Workload,
     WorkloadKind,
 )
-from .services import REQUIREMENT_FIELDS, WORKLOAD_FIELDS
+from .services import REQUIREMENT_FIELDS, WORKLOAD_FIELDS, buyable_accelerators_for
 
 
 def preset_choices():
@@ -44,10 +44,9 @@ class RequirementForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        region = self.instance.procurement.region
         choices = accelerator_choices(
             _("automatic (cheapest that fits)"),
-            Accelerator.objects.available_in(region),
+            buyable_accelerators_for(procurement=self.instance.procurement),
         )
         stored = self.instance.accelerator_key
         if stored and stored not in {key for key, _label in choices}:

@@ -10,6 +10,7 @@ plans) and ``summary`` (what the TCO and vendor apps read).
 
 from .catalog import (
     CATALOG_MODELS,
+    buyable_accelerators_for,
     catalog_version,
     engine_catalog,
     ensure_catalog_loaded,
@@ -59,6 +60,7 @@ __all__ = [
     "REQUIREMENT_FIELDS",
     "WORKLOAD_FIELDS",
     "budget_usd",
+    "buyable_accelerators_for",
     "catalog_version",
     "check_workload",
     "compute_plan",

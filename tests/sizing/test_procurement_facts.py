@@ -130,6 +130,8 @@ def test_the_region_decides_which_accelerators_can_be_pinned(
     facts.region = "global"
     facts.save()
     assert 'value="h100-sxm-80gb"' in client.get(url).content.decode()
+    buyable = services.buyable_accelerators_for(procurement=facts)
+    assert buyable.filter(key="h100-sxm-80gb").exists()
 
 
 @translation.override("en")
