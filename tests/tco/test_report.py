@@ -90,10 +90,11 @@ def test_the_report_shows_the_sizing_plan_the_run_was_made_from(
     from sizing import services as sizing
 
     sizing.load_reference_catalog()
+    procurement.region = "global"  # the procurement's fact (issue 12)
+    procurement.save()
     sizing.save_requirement(
         procurement=procurement,
         user=it_lead,
-        region="global",
         accelerator_key="h100-sxm-80gb",
         data_tb=3.0,
     )
