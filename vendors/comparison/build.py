@@ -103,6 +103,7 @@ def _column(bid: Bid, around: _Surroundings, visibility: Visibility) -> Column:
         evidence=checks.evidence_counts(bid),
         tco_value=Decimal(0) if tco is None else tco.normalized_tco,
         invalid=frozenset(invalid),
+        tco_breakdown=[] if tco is None else tco.breakdown,
     )
 
 
@@ -113,6 +114,7 @@ def _hide_prices(columns: list[Column], sections: list[SectionInfo]) -> None:
         column.quoted_total = None
         column.normalized_tco = None
         column.hidden_costs = []
+        column.tco_breakdown = []
         column.price_100 = None
         for section in sections:
             if section.auto_price:
