@@ -292,3 +292,28 @@ def test_a_run_from_the_current_sizing_plan(
         format="json",
     )
     assert stale.status_code == 400 and "sizing_plan" in stale.json()
+
+
+def test_the_api_recomputes_a_derived_capex_from_the_gpu_count(
+    api_for, bid_scenario, procurement, buyer
+):
+    before = _amounts(bid_scenario)
+    response = api_for(buyer).post(
+        RUNS,
+        {
+            "procurement": procurement.pk,
+            "name": bid_scenario.name,
+            "inputs": {"gpu_count": 16},
+        },
+        format="json",
+    )
+    assert response.status_code == 202
+    bid_scenario.refresh_from_db()
+    assert bid_scenario.capex_is_derived
+    assert _amounts(bid_scenario) == pytest.approx(
+        {k: v / 2 for k, v in before.items()}
+    )
+    assert response.json()["inputs"]["it_power_kw"] == pytest.approx(20)
+    listed = api_for(buyer).get(f"/api/v1/procurements/{procurement.pk}/tco-scenarios/")
+    row = listed.json()["results"][0]
+    assert (row["source_kind"], row["capex_is_derived"]) == ("bid", True)
