@@ -105,11 +105,13 @@ def _basis(category: str, inputs: TcoInputs) -> str:
             f"{hardware} x {i.annual_failure_rate:.1%} x "
             f"{i.replacement_cost_share:.0%} x {years}"
         )
-    return f"-{hardware} x {i.residual_value_rate:.0%}"  # residual
+    if category == "residual":
+        return f"-{hardware} x {i.residual_value_rate:.0%}"
+    return f"{category} over {years}"
 
 
 def _source(category: str, inputs: TcoInputs) -> str:
-    given = set(DRIVERS[category]) & set(inputs.user_fields)
+    given = set(DRIVERS.get(category, ())) & set(inputs.user_fields)
     return "scenario" if given else "default"
 
 

@@ -7,8 +7,8 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tco.engine import compute, inputs_from_dict
-from tco.engine.breakdown import breakdown_total, cost_breakdown
+from tco.engine import OPEX_CATEGORIES, compute, inputs_from_dict
+from tco.engine.breakdown import DRIVERS, breakdown_total, cost_breakdown
 from tco.engine.normalise import ONE_OFF_CAPEX, BidLine, normalise_tco
 
 
@@ -141,3 +141,7 @@ def test_random_bids_reconcile_to_the_cent(
     inputs = inputs_from_dict(result.inputs)
     again = cost_breakdown(inputs, compute(inputs))
     assert breakdown_total(again) == result.normalized_tco
+
+
+def test_every_operating_cost_has_its_arithmetic_and_inputs():
+    assert set(DRIVERS) == {*OPEX_CATEGORIES, "residual"}
