@@ -243,6 +243,7 @@ def run_detail(request, pk, run_id):
         lang = _lang()
         context.update(report.report_context(run=run, analysis=run.result, lang=lang))
         context["charts"] = _charts(run, lang)
+        context["breakdown"] = labels.breakdown_rows(run.result.get("breakdown", []))
     return render_procurement(
         request, procurement, "tco/run.html", context, active="tco"
     )

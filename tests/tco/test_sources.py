@@ -35,7 +35,7 @@ def _comparison(api, procurement) -> list[dict]:
 
 
 def test_a_run_from_each_demo_bid_reproduces_its_normalised_tco(
-    demo, api_for, fake_pdf, few_draws, django_capture_on_commit_callbacks
+    demo, api_for, client_for, fake_pdf, few_draws, django_capture_on_commit_callbacks
 ):
     procurement, buyer = demo
     api = api_for(buyer)
@@ -60,6 +60,12 @@ def test_a_run_from_each_demo_bid_reproduces_its_normalised_tco(
         total = Decimal(str(run["result"]["result"]["total_cost"]))
         assert abs(total - normalized) < Decimal("0.5")
         assert run["inputs"]["horizon_years"] == procurement.horizon_years
+    page = client_for(buyer).get(
+        reverse("tco:run", args=[procurement.pk, run["id"]]), HTTP_ACCEPT_LANGUAGE="en"
+    )
+    html = page.content.decode()
+    assert 'id="breakdown"' in html and "Energy" in html
+    assert f"{normalized:.2f}" in html
     scenarios = TcoScenario.objects.filter(source_kind="bid")
     assert {s.source_id for s in scenarios} == {e["bid"] for e in entries}
     assert all(s.capex_is_derived for s in scenarios)
@@ -263,10 +269,14 @@ def test_one_click_on_the_bid_page_opens_the_prefilled_form(
 
 
 def test_a_run_from_the_current_sizing_plan(
-    demo, api_for, django_capture_on_commit_callbacks
+    demo, api_for, client_for, django_capture_on_commit_callbacks
 ):
     procurement, buyer = demo
     plan = services.sizing_plan(procurement=procurement)
+    plan_page = client_for(buyer).get(
+        reverse("sizing:plan", args=[procurement.pk]), HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert "Start TCO from this plan" in plan_page.content.decode()
     response = api_for(buyer).post(
         RUNS,
         {"procurement": procurement.pk, "sizing_plan": plan["plan_id"]},
