@@ -69,7 +69,7 @@ class TcoNormalisation:
     #: Every item of the normalised TCO (breakdown.CostItem), summing to it exactly.
     breakdown: list[CostItem] = field(default_factory=list)
     #: The TCO engine's inputs the bid was mapped to: a scenario with exactly this
-    #: TCO (``tco.services.scenario_from_bid``).
+    #: TCO (``tco.sources``: a scenario started from the bid).
     inputs: dict[str, Any] = field(default_factory=dict)
 
 
