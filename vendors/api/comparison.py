@@ -36,6 +36,24 @@ class ComparisonEntrySerializer(serializers.Serializer):
     normalized_tco = serializers.DecimalField(
         max_digits=20, decimal_places=2, allow_null=True
     )
+    tco_breakdown = serializers.ListField(
+        child=inline_serializer(
+            "TcoBreakdownItem",
+            {
+                "code": serializers.CharField(
+                    help_text="quoted_one_off, quoted_recurring, added, energy, "
+                    "colocation, support, software, staff, failures or residual"
+                ),
+                "category": serializers.CharField(),
+                "amount": serializers.DecimalField(max_digits=20, decimal_places=2),
+                "source": serializers.CharField(
+                    help_text="bid, clusterbuy (a fill-in rule) or default"
+                ),
+                "basis": serializers.CharField(),
+            },
+        ),
+        help_text="every item of normalized_tco; the amounts sum to it exactly",
+    )
     compliance = serializers.ListField(child=serializers.DictField())
     pitfalls = serializers.ListField(child=serializers.DictField())
     delivered = serializers.DictField(

@@ -114,6 +114,7 @@ def _column(bid: Bid, around: _Surroundings, visibility: Visibility) -> Column:
         invalid=frozenset(invalid),
         spec_claims=claims.spec_claims_for(bid, accelerator, visibility),
         delivered=offered,
+        tco_breakdown=[] if tco is None else tco.breakdown,
     )
 
 
@@ -124,6 +125,7 @@ def _hide_prices(columns: list[Column], sections: list[SectionInfo]) -> None:
         column.quoted_total = None
         column.normalized_tco = None
         column.hidden_costs = []
+        column.tco_breakdown = []
         column.price_100 = None
         for section in sections:
             if section.auto_price:

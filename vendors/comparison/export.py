@@ -37,6 +37,8 @@ def _entry(column: Column, comparison: Comparison, lang: str) -> dict:
         "normalized_tco": None
         if column.normalized_tco is None
         else str(column.normalized_tco),
+        # Every item of the normalised TCO; the amounts sum to it to the cent.
+        "tco_breakdown": [item.to_dict() for item in column.tco_breakdown],
         "compliance": [
             {
                 "item": i.item,

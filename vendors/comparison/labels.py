@@ -15,6 +15,8 @@ from django.utils.translation import (
 )
 from django.utils.translation import gettext as _
 
+from tco import labels as tco_labels
+
 from ..models import Cooling, LineCategory
 
 # Why each category ClusterBuy fills in costs what it does, keyed by the codes of
@@ -105,6 +107,17 @@ def category_label(code: str) -> str:
         return str(LineCategory(code).label)
     except ValueError:
         return code
+
+
+def breakdown_rows(items: list) -> list[dict]:
+    """A bid's TCO breakdown as shown: bid line categories named as on the bid."""
+    return tco_labels.breakdown_rows(items, category_label=_item_category_label)
+
+
+def _item_category_label(code: str) -> str:
+    if code in LineCategory.values:
+        return category_label(code)
+    return str(tco_labels.CAPEX_LABELS.get(code, code))
 
 
 def compliance_label(item: str) -> str:

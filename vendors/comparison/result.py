@@ -16,6 +16,7 @@ from ..detectors import Pitfall
 from ..models import Bid, Decision, EvaluationSettings
 from ..visibility import Visibility
 from .labels import (
+    breakdown_rows,
     category_label,
     compliance_label,
     current_language,
@@ -74,6 +75,14 @@ class Column:
     def accelerator_name(self) -> str:
         """The catalog name of the bid's accelerator (its key without a plan)."""
         return (self.delivered or {}).get("accelerator_name") or self.bid.accelerator
+
+    #: Every item of the normalised TCO (tco.engine.breakdown.CostItem), summing to
+    #: ``normalized_tco`` to the cent; empty when the TCO is invalid or hidden.
+    tco_breakdown: list = field(default_factory=list)
+
+    @property
+    def tco_breakdown_list(self) -> list[dict]:
+        return breakdown_rows(self.tco_breakdown)
 
     @property
     def hidden_cost_list(self) -> list[dict]:

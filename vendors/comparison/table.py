@@ -48,6 +48,8 @@ class Row:
     label: str
     cells: list[Cell]
     help: str = ""
+    #: The page shows each cell's detail folded (a <details> element).
+    expandable: bool = False
 
 
 @dataclass
@@ -169,8 +171,40 @@ def _price_group(comparison: Comparison) -> Group:
             invalid=_flags(cols, "normalized_tco"),
         ),
         hidden_row,
+        _breakdown_row(cols),
     ]
     return Group(_("Price"), rows)
+
+
+def _breakdown_row(cols: list[Column]) -> Row:
+    """The normalised TCO item by item (quoted, added, operating costs, residual):
+    the items shown add up to the normalised TCO above, to the cent."""
+    cells = []
+    for c in cols:
+        items = c.tco_breakdown_list
+        if "normalized_tco" in c.invalid:
+            cells.append(_invalid_cell())
+            continue
+        total = sum((Decimal(i["amount"]) for i in items), Decimal(0))
+        cell = Cell(_fmt_money(total) if items else "—")
+        cell.detail = [
+            Detail(
+                f"{i['label']}: {_fmt_money(Decimal(i['amount']))}",
+                title=f"{i['source']}: {i['basis']}",
+            )
+            for i in items
+        ]
+        cells.append(cell)
+    return Row(
+        _("Normalised TCO, item by item"),
+        cells,
+        help=_(
+            "Every item of the normalised TCO: the bid's quoted prices, the costs "
+            "ClusterBuy adds, energy, staff, failures and support over the horizon, "
+            "less the residual value. The items add up to the normalised TCO."
+        ),
+        expandable=True,
+    )
 
 
 def _compliance_cell(column: Column, index: int, lang: str) -> Cell:
