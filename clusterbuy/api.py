@@ -70,7 +70,7 @@ class StageChangeSerializer(serializers.ModelSerializer):
 class ProcurementFilter(filters.FilterSet):
     class Meta:
         model = Procurement
-        fields = ["stage", "currency", "deployment_site"]
+        fields = ["stage", "currency", "deployment_site", "region"]
 
 
 class ProcurementViewSet(

@@ -52,6 +52,7 @@ def load(context: dict) -> None:
             horizon_years=5,
             deployment_site="on_prem",
             city="上海 Shanghai",
+            region="cn",
             data_sensitivity="medical_imaging",
             ops_staff_count=3,
             slurm_experience=True,

@@ -67,6 +67,14 @@ class DeploymentSite(models.TextChoices):
     HYBRID = "hybrid", _("Hybrid")
 
 
+class Region(models.TextChoices):
+    """Where the hardware is bought: decides which accelerators can be bought at all
+    (export rules; the catalogue's ``cn_status`` / ``global_status``)."""
+
+    CN = "cn", _("Mainland China")
+    GLOBAL = "global", _("Outside China")
+
+
 class DataSensitivity(models.TextChoices):
     NORMAL = "normal", _("Normal")
     CONFIDENTIAL = "confidential", _("Confidential business data")
@@ -127,6 +135,16 @@ class Procurement(models.Model):
         default=DeploymentSite.ON_PREM,
     )
     city = models.CharField(_("city"), max_length=100, blank=True)
+    region = models.CharField(
+        _("where the hardware is bought"),
+        max_length=10,
+        choices=Region.choices,
+        default=Region.CN,
+        help_text=_(
+            "Decides which accelerators can be bought (export rules) in sizing and "
+            "in the bids."
+        ),
+    )
     data_sensitivity = models.CharField(
         _("data sensitivity"),
         max_length=30,

@@ -92,6 +92,7 @@ PROCUREMENT_FIELDS = (
     "horizon_years",
     "deployment_site",
     "city",
+    "region",
     "data_sensitivity",
     "ops_staff_count",
     "slurm_experience",

@@ -255,6 +255,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "StageEnum": "clusterbuy.models.Stage.choices",
         "AvailabilityEnum": "sizing.models.Availability.choices",
+        "EcosystemEnum": "sizing.models.Ecosystem.choices",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -66,7 +66,7 @@ class ModelPresetAdmin(admin.ModelAdmin):
 
 @admin.register(Requirement)
 class RequirementAdmin(admin.ModelAdmin):
-    list_display = ("procurement", "scenario", "region", "updated_at")
+    list_display = ("procurement", "scenario", "accelerator_key", "updated_at")
     raw_id_fields = ("procurement",)
 
 

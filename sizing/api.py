@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -16,7 +21,7 @@ from clusterbuy.ids import KEY_PATTERN
 from clusterbuy.permissions import capability_for_writes
 
 from . import services
-from .models import Accelerator, ModelPreset, SizingPlan, Workload
+from .models import Accelerator, ModelPreset, Requirement, SizingPlan, Workload
 
 # ------------------------------------------------------------------------ catalogue
 
@@ -112,6 +117,10 @@ class EstimateResultSerializer(serializers.Serializer):
     kind = serializers.CharField()
     accelerator = serializers.CharField()
     gpu_count = serializers.IntegerField()
+    precision = serializers.DictField(
+        help_text='{"weights": "fp8", "source": "published"}: requested, the '
+        "model's published precision (serving) or the training default (BF16)"
+    )
     training = serializers.DictField(allow_null=True)
     memory = serializers.DictField()
     inference = serializers.DictField(allow_null=True)
@@ -147,10 +156,35 @@ class EstimateView(APIView):
 
 
 class WorkloadSerializer(serializers.ModelSerializer):
+    effective_precision = serializers.SerializerMethodField(
+        help_text='{"weights": "fp8", "source": "published"}: the precision the plan '
+        "sizes this workload at; source is requested, published (serving at the "
+        "model's published precision) or training_default (BF16)"
+    )
+
     class Meta:
         model = Workload
-        fields = ["id", *services.WORKLOAD_FIELDS, "created_at", "updated_at"]
+        fields = [
+            "id",
+            *services.WORKLOAD_FIELDS,
+            "effective_precision",
+            "created_at",
+            "updated_at",
+        ]
         read_only_fields = ["id", "created_at", "updated_at"]
+        extra_kwargs = {
+            "precision": {
+                "allow_null": True,
+                "help_text": "empty or null: the model's published precision when "
+                "serving, BF16 when training",
+            }
+        }
+
+    def validate_precision(self, value):
+        return value or ""
+
+    def get_effective_precision(self, obj) -> dict | None:
+        return services.effective_precision(workload=obj)
 
 
 class ProcurementScoped:
@@ -204,6 +238,86 @@ class WorkloadViewSet(ProcurementScoped, viewsets.ModelViewSet):
 
     def perform_destroy(self, instance):
         services.delete_workload(workload=instance)
+
+
+# ----------------------------------------------------------------------- requirement
+
+
+class ProcurementFactsSerializer(serializers.Serializer):
+    """The procurement's facts the questionnaire shows read-only (issue 12)."""
+
+    currency = serializers.CharField()
+    budget_min = serializers.DecimalField(max_digits=16, decimal_places=2)
+    budget_max = serializers.DecimalField(max_digits=16, decimal_places=2)
+    horizon_years = serializers.IntegerField()
+    deployment_site = serializers.CharField()
+    city = serializers.CharField()
+    region = serializers.CharField()
+    data_sensitivity = serializers.CharField()
+    slurm_experience = serializers.BooleanField()
+    kubernetes_experience = serializers.BooleanField()
+
+
+class RequirementSerializer(serializers.ModelSerializer):
+    """The questionnaire's answers. Budget, horizon, site, region, data locality and
+    scheduler experience are the procurement's: naming one is a 400 on that field."""
+
+    procurement_facts = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Requirement
+        fields = [*services.REQUIREMENT_FIELDS, "procurement_facts", "updated_at"]
+        read_only_fields = ["updated_at"]
+        extra_kwargs = {
+            name: {"min_value": 0}
+            for name in ("data_tb", "growth_per_year", "rack_power_limit_kw")
+        }
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            refused = {
+                name: [services.procurement_fact_error(name)]
+                for name in data
+                if name in services.PROCUREMENT_FACTS
+            }
+            if refused:
+                raise serializers.ValidationError(refused)
+        return super().to_internal_value(data)
+
+    @extend_schema_field(ProcurementFactsSerializer)
+    def get_procurement_facts(self, obj) -> dict:
+        return ProcurementFactsSerializer(obj.procurement).data
+
+
+@extend_schema(parameters=[PROCUREMENT_PARAM])
+class RequirementView(ProcurementScoped, APIView):
+    """The procurement's questionnaire (one per procurement); IT lead and admin
+    write. ``PUT``/``PATCH`` store the answers without computing a plan."""
+
+    permission_classes = [capability_for_writes(Capability.EDIT_REQUIREMENTS)]
+
+    @extend_schema(responses=RequirementSerializer)
+    def get(self, request, procurement_pk):
+        requirement = services.requirement_for(procurement=self.procurement())
+        return Response(RequirementSerializer(requirement).data)
+
+    @extend_schema(request=RequirementSerializer, responses=RequirementSerializer)
+    def put(self, request, procurement_pk):
+        return self._save(request, partial=False)
+
+    @extend_schema(request=RequirementSerializer, responses=RequirementSerializer)
+    def patch(self, request, procurement_pk):
+        return self._save(request, partial=True)
+
+    def _save(self, request, *, partial: bool):
+        procurement = self.procurement()
+        current = services.requirement_for(procurement=procurement)
+        data = RequirementSerializer(current, data=request.data, partial=partial)
+        data.is_valid(raise_exception=True)
+        requirement = services.save_requirement(
+            procurement=procurement, user=request.user, **data.validated_data
+        )
+        return Response(RequirementSerializer(requirement).data)
 
 
 # --------------------------------------------------------------------- sizing plans

@@ -20,5 +20,10 @@ router.register(
 
 urlpatterns = [
     path("sizing/estimate", api.EstimateView.as_view(), name="api-sizing-estimate"),
+    path(
+        "procurements/<int:procurement_pk>/requirement/",
+        api.RequirementView.as_view(),
+        name="api-requirement",
+    ),
     *router.urls,
 ]

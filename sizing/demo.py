@@ -1,9 +1,10 @@
 """Demo data of sizing: the demo procurement's requirement, two workloads and a plan.
 
+Budget, horizon, site, region and the team's experience are the procurement's
+(clusterbuy.demo).
+
 Idempotent: workloads are found by name, the plan is computed only when none exists.
 """
-
-from decimal import Decimal
 
 from . import services
 from .models import SizingPlan, Workload
@@ -40,16 +41,10 @@ def load(context: dict) -> None:
         user=user,
         scenario="mixed",
         data_tb=2.0,
-        data_location="on_prem",
         growth_per_year=30.0,
-        planning_years=3,
-        budget=Decimal("30000000"),
-        budget_currency="CNY",
-        region="cn",
         rack_power_limit_kw=40.0,
         liquid_cooling_ok=False,
         preferred_ecosystem="",
-        scheduler_experience="both",
     )
     for values in (TRAINING, INFERENCE):
         if not Workload.objects.filter(

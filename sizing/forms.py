@@ -1,8 +1,15 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import Accelerator, ModelPreset, Requirement, Workload, WorkloadKind
-from .services import REQUIREMENT_FIELDS, WORKLOAD_FIELDS
+from .models import (
+    Accelerator,
+    ModelPreset,
+    Precision,
+    Requirement,
+    Workload,
+    WorkloadKind,
+)
+from .services import REQUIREMENT_FIELDS, WORKLOAD_FIELDS, buyable_accelerators_for
 
 
 def preset_choices():
@@ -11,49 +18,49 @@ def preset_choices():
     ]
 
 
-def accelerator_choices(blank_label):
+def accelerator_choices(blank_label, accelerators=None):
+    rows = Accelerator.objects.all() if accelerators is None else accelerators
     return [("", blank_label)] + [
         (a.key, f"{a.vendor} {a.model} ({a.memory_gb:g} GB)")
-        for a in Accelerator.objects.order_by("vendor", "key")
+        for a in rows.order_by("vendor", "key")
     ]
 
 
 class RequirementForm(forms.ModelForm):
+    """The questionnaire's own answers; the procurement's facts (budget, horizon,
+    site, region, data locality, scheduler experience) are shown, not asked."""
+
     class Meta:
         model = Requirement
         fields = list(REQUIREMENT_FIELDS)
-        widgets = {
-            "scenario": forms.RadioSelect,
-            "budget_currency": forms.Select(
-                choices=[("CNY", _("CNY (¥)")), ("USD", _("USD ($)"))]
-            ),
-        }
+        widgets = {"scenario": forms.RadioSelect}
         help_texts = {
             "growth_per_year": _("e.g. 30 for 30 % more data and demand each year"),
-            "accelerator_key": _("Leave empty to let the engine pick the cheapest."),
+            "accelerator_key": _(
+                "Leave empty to let the engine pick the cheapest. Only accelerators "
+                "that can be bought in the procurement's region are listed."
+            ),
         }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["planning_years"].widget = forms.Select(
-            choices=[(1, _("1 year")), (2, _("2 years")), (3, _("3 years"))]
+        choices = accelerator_choices(
+            _("automatic (cheapest that fits)"),
+            buyable_accelerators_for(procurement=self.instance.procurement),
         )
-        self.fields["accelerator_key"].widget = forms.Select(
-            choices=accelerator_choices(_("automatic (cheapest that fits)"))
-        )
-        for name in ("data_tb", "growth_per_year", "rack_power_limit_kw", "budget"):
+        stored = self.instance.accelerator_key
+        if stored and stored not in {key for key, _label in choices}:
+            choices += accelerator_choices("", Accelerator.objects.filter(key=stored))[
+                1:
+            ]
+        self.fields["accelerator_key"].widget = forms.Select(choices=choices)
+        for name in ("data_tb", "growth_per_year", "rack_power_limit_kw"):
             self.fields[name].min_value = 0
             self.fields[name].widget.attrs["min"] = 0
 
-    def clean_planning_years(self):
-        value = self.cleaned_data["planning_years"]
-        if not 1 <= value <= 3:
-            raise forms.ValidationError(_("Plan for 1 to 3 years."))
-        return value
-
     def clean(self):
         data = super().clean()
-        for name in ("data_tb", "growth_per_year", "rack_power_limit_kw", "budget"):
+        for name in ("data_tb", "growth_per_year", "rack_power_limit_kw"):
             if data.get(name) is not None and data[name] < 0:
                 self.add_error(name, _("Must not be negative."))
         return data
@@ -68,6 +75,15 @@ class WorkloadForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["model_preset"].widget = forms.Select(choices=preset_choices())
         self.fields["kind"].widget.attrs["data-workload-kind"] = "1"
+        precision = self.fields["precision"]
+        precision.choices = [
+            ("", _("Model's published precision (BF16 for training)")),
+            *Precision.choices,
+        ]
+        precision.help_text = _(
+            "Serving defaults to the precision the model's weights are published in "
+            "(DeepSeek-V3 FP8, gpt-oss MXFP4); training defaults to BF16."
+        )
         for field in self.fields.values():
             if isinstance(field, forms.FloatField | forms.IntegerField):
                 field.widget.attrs.setdefault("min", 0)

@@ -256,6 +256,25 @@ def kind_label(kind: str) -> str:
     return str(_KIND_LABELS.get(kind, kind))
 
 
+#: Why a workload is sized at its weight precision (engine result ``precision.source``).
+PRECISION_SOURCES: dict[str, Any] = {
+    "requested": _("chosen in the workload"),
+    "published": _("the model's published precision (no precision chosen)"),
+    "training_default": _("the training default (no precision chosen)"),
+}
+
+
+def precision_text(precision: dict | None) -> str:
+    """ "FP8: the model's published precision (no precision chosen)"; "" for plans
+    computed before the engine reported it."""
+    if not precision or not precision.get("weights"):
+        return ""
+    source = precision.get("source", "")
+    reason = str(PRECISION_SOURCES.get(source, source))
+    weights = str(precision["weights"]).upper()
+    return f"{weights}: {reason}" if reason else weights
+
+
 #: Names of the explained quantities ("section.key" as the engine writes them).
 QUANTITY_LABELS: dict[str, Any] = {
     "accelerator": _("Accelerator"),

@@ -103,9 +103,11 @@ def quick(request):
 # -------------------------------------------------------------- requirements tab
 
 
-def _requirements_context(procurement, form) -> dict:
+def _requirements_context(request, procurement, form) -> dict:
     return {
         "form": form,
+        "budget_usd": services.budget_usd(procurement),
+        "can_edit_procurement": can(request.user, Capability.EDIT_PROCUREMENT),
         "workloads": Workload.objects.for_procurement(procurement),
         "can_edit": form is not None and not form.fields["scenario"].disabled,
         "latest": services.latest_plan(procurement=procurement),
@@ -137,7 +139,7 @@ def requirements(request, pk):
         request,
         procurement,
         "sizing/requirements.html",
-        _requirements_context(procurement, form),
+        _requirements_context(request, procurement, form),
         active="requirements",
     )
 
@@ -273,6 +275,9 @@ def plan(request, pk):
                     {
                         **w,
                         "kind_label": engine_texts.kind_label(w["kind"]),
+                        "precision_text": engine_texts.precision_text(
+                            w.get("precision")
+                        ),
                         "ecosystem": engine_texts.ecosystem_label(
                             w.get("compatibility", {}).get("ecosystem", "")
                         ),

@@ -25,7 +25,7 @@ from clusterbuy.access import Capability, access_procurement, require
 from clusterbuy.parsers import BoundedJSONParser
 from clusterbuy.permissions import IsMember
 
-from . import services
+from . import services, sources
 from .engine import CAPEX_CATEGORIES, INPUT_TABLE, InputSpec, TcoInputError
 from .models import RunStatus, TcoRun, TcoScenario
 
@@ -129,8 +129,17 @@ class EstimateSerializer(serializers.Serializer):
 
 
 class RunInputSerializer(serializers.Serializer):
+    """Exactly one of ``inputs`` (the scenario as typed), ``bid`` (a bid of the
+    procurement: its normalised TCO's inputs) or ``sizing_plan`` (the procurement's
+    current plan: GPU count x catalogue price, with the costs it does not price filled
+    in); the last two give a scenario whose capex follows the GPU count."""
+
     procurement = serializers.IntegerField()
-    inputs = TcoInputsSerializer()
+    inputs = TcoInputsSerializer(required=False)
+    bid = serializers.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
+    sizing_plan = serializers.IntegerField(
+        required=False, min_value=1, max_value=2**31 - 1
+    )
     lang = serializers.ChoiceField(choices=services.LANGS, default="zh-hans")
     name = serializers.CharField(
         required=False,
@@ -139,6 +148,24 @@ class RunInputSerializer(serializers.Serializer):
         max_length=200,
         help_text="Scenario name; a new timestamped scenario when empty.",
     )
+
+    def validate(self, attrs):
+        given = [key for key in SOURCES if attrs.get(key) is not None]
+        if len(given) != 1:
+            raise serializers.ValidationError(
+                {
+                    "non_field_errors": [
+                        "Give exactly one of inputs, bid or sizing_plan (got "
+                        + (", ".join(given) or "none")
+                        + ")."
+                    ]
+                }
+            )
+        return attrs
+
+
+#: What a run's scenario can start from.
+SOURCES = ("inputs", "bid", "sizing_plan")
 
 
 class RunSerializer(serializers.ModelSerializer):
@@ -184,7 +211,17 @@ class RunSerializer(serializers.ModelSerializer):
 class ScenarioSerializer(serializers.ModelSerializer):
     class Meta:
         model = TcoScenario
-        fields = ["id", "procurement", "name", "inputs", "created_at", "updated_at"]
+        fields = [
+            "id",
+            "procurement",
+            "name",
+            "inputs",
+            "source_kind",
+            "source_id",
+            "capex_is_derived",
+            "created_at",
+            "updated_at",
+        ]
         read_only_fields = fields
 
 
@@ -217,7 +254,10 @@ class RunListCreateView(generics.ListAPIView):
     serializer_class = RunSerializer
 
     def get_queryset(self):
-        return TcoRun.objects.for_user(self.request.user).with_related()
+        runs = TcoRun.objects.for_user(self.request.user).with_related()
+        return sources.without_sealed_bids(
+            runs, user=self.request.user, prefix="scenario__"
+        )
 
     @extend_schema(
         request=RunInputSerializer,
@@ -233,13 +273,24 @@ class RunListCreateView(generics.ListAPIView):
         procurement = access_procurement(
             request.user, data.validated_data["procurement"], Capability.RUN_TCO
         )
-        run = services.request_tco_run_for_inputs(
-            procurement=procurement,
-            user=request.user,
-            inputs=data.validated_data["inputs"],
-            lang=data.validated_data["lang"],
-            name=data.validated_data["name"],
-        )
+        given = data.validated_data
+        if given.get("inputs") is not None:
+            run = services.request_tco_run_for_inputs(
+                procurement=procurement,
+                user=request.user,
+                inputs=given["inputs"],
+                lang=given["lang"],
+                name=given["name"],
+            )
+        else:
+            run = services.request_tco_run_from_source(
+                procurement=procurement,
+                user=request.user,
+                bid=given.get("bid"),
+                sizing_plan=given.get("sizing_plan"),
+                lang=given["lang"],
+                name=given["name"],
+            )
         location = reverse("tco-api-run-detail", kwargs={"pk": run.pk})
         return Response(
             RunSerializer(run).data,
@@ -253,7 +304,10 @@ class RunDetailView(generics.RetrieveAPIView):
     serializer_class = RunSerializer
 
     def get_queryset(self):
-        return TcoRun.objects.for_user(self.request.user).with_related()
+        runs = TcoRun.objects.for_user(self.request.user).with_related()
+        return sources.without_sealed_bids(
+            runs, user=self.request.user, prefix="scenario__"
+        )
 
 
 class PdfRenderer(BaseRenderer):
@@ -281,7 +335,12 @@ class RunReportView(APIView):
     )
     def get(self, request, pk):
         """The run's PDF; 404 until the run has succeeded."""
-        run = get_object_or_404(TcoRun.objects.for_user(request.user), pk=pk)
+        runs = sources.without_sealed_bids(
+            TcoRun.objects.for_user(request.user),
+            user=request.user,
+            prefix="scenario__",
+        )
+        run = get_object_or_404(runs, pk=pk)
         require(request.user, Capability.DOWNLOAD_REPORTS)
         if run.status != RunStatus.SUCCEEDED or not run.pdf:
             raise Http404("The report is not ready.")
@@ -306,7 +365,9 @@ class ScenarioListCreateView(generics.ListAPIView):
         if getattr(self, "swagger_fake_view", False):
             return TcoScenario.objects.none()
         procurement = access_procurement(self.request.user, self.kwargs["pk"])
-        return TcoScenario.objects.for_procurement(procurement)
+        return sources.without_sealed_bids(
+            TcoScenario.objects.for_procurement(procurement), user=self.request.user
+        )
 
     @extend_schema(request=ScenarioInputSerializer, responses={201: ScenarioSerializer})
     def post(self, request, pk):

@@ -102,3 +102,61 @@ def format_input(name: str, value: Any) -> str:
     if isinstance(value, float):
         return f"{value:,.4g}" if abs(value) < 1000 else f"{value:,.2f}"
     return str(value)
+
+
+#: What each item of a cost breakdown is (tco.engine.breakdown); ``%(category)s``
+#: is the category's shown name.
+BREAKDOWN_LABELS: dict[str, Any] = {
+    "capex": gettext_lazy("Capex: %(category)s"),
+    "quoted_one_off": gettext_lazy("Quoted one-off: %(category)s"),
+    "quoted_recurring": gettext_lazy("Quoted yearly, over the horizon: %(category)s"),
+    "added": gettext_lazy("Added by ClusterBuy: %(category)s"),
+    "energy": gettext_lazy("Energy"),
+    "colocation": gettext_lazy("Colocation"),
+    "support": gettext_lazy("Support after warranty"),
+    "software": gettext_lazy("Software licences (yearly)"),
+    "staff": gettext_lazy("Operations staff"),
+    "failures": gettext_lazy("GPU failures (replacement parts)"),
+    "residual": gettext_lazy("Residual value (deducted)"),
+}
+#: Who set the figures of a breakdown item.
+BREAKDOWN_SOURCES: dict[str, Any] = {
+    "bid": gettext_lazy("the bid's price"),
+    "clusterbuy": gettext_lazy("added by ClusterBuy (sourced rule)"),
+    "default": gettext_lazy("ClusterBuy default, the same for every bid"),
+    "scenario": gettext_lazy("scenario input"),
+}
+
+
+def breakdown_label(code: str, category: str = "") -> str:
+    """The shown name of a breakdown item; ``category`` is already a shown name
+    (the caller knows whether it is a capex or a bid line category)."""
+    label = BREAKDOWN_LABELS.get(code)
+    if label is None:
+        return code
+    return str(label) % {"category": category} if "%(" in str(label) else str(label)
+
+
+def breakdown_rows(items: list[dict], category_label=None) -> list[dict]:
+    """Breakdown items (``CostItem.to_dict()`` or CostItem) as a page shows them:
+    label, amount, source and basis; ``category_label`` names a category (capex
+    categories by default)."""
+    rows = []
+    for item in items:
+        data = item if isinstance(item, dict) else item.to_dict()
+        category = data["category"]
+        if category_label is not None:
+            shown = category_label(category)
+        else:
+            shown = str(CAPEX_LABELS.get(category, category))
+        rows.append(
+            {
+                "code": data["code"],
+                "category": category,
+                "label": breakdown_label(data["code"], shown),
+                "amount": data["amount"],
+                "source": str(BREAKDOWN_SOURCES.get(data["source"], data["source"])),
+                "basis": data["basis"],
+            }
+        )
+    return rows

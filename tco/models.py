@@ -26,6 +26,14 @@ class TcoScenarioQuerySet(models.QuerySet):
         return self.filter(procurement=procurement)
 
 
+class ScenarioSource(models.TextChoices):
+    """Where a scenario's capex came from (tco.sources)."""
+
+    HAND = "", _("entered by hand")
+    BID = "bid", _("a vendor's bid")
+    SIZING_PLAN = "sizing_plan", _("the sizing plan")
+
+
 class TcoScenario(models.Model):
     procurement = models.ForeignKey(
         Procurement, on_delete=models.CASCADE, related_name="tco_scenarios"
@@ -41,6 +49,22 @@ class TcoScenario(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    #: Started from a bid or the sizing plan (its id; no foreign key: tco does not
+    #: know the vendors app). Nullable or database defaults: see TcoRun.queue.
+    source_kind = models.CharField(
+        _("started from"),
+        max_length=20,
+        blank=True,
+        choices=ScenarioSource.choices,
+        default="",
+        db_default="",
+    )
+    source_id = models.PositiveIntegerField(null=True, blank=True)
+    #: What a derived capex is computed from: {"gpu_count": the source's count,
+    #: "capex": its lines, "it_power_kw": its IT power or null}; capex and IT power
+    #: follow the GPU count in proportion while ``capex_is_derived`` (tco.sources).
+    derivation = models.JSONField(null=True, blank=True)
+    capex_is_derived = models.BooleanField(default=False, db_default=False)
 
     objects = TcoScenarioQuerySet.as_manager()
 

@@ -4,19 +4,25 @@ The PDF is HTML (templates/tco/report.html) rendered by WeasyPrint in the run's
 language. Chinese comes from the GB2312 subset of Noto Sans SC shipped in
 static/fonts, loaded with @font-face from a file:// URL: a system CJK collection
 would cost ~5 s a render instead of ~1 s (shared/reference/pdf-rendering.md).
-Charts are the engine's SVGs embedded as data: URIs, so they stay vector in the PDF.
-Their text stays text (``text_as_paths=False``): WeasyPrint draws it with the same
-@font-face subset, which is ~15 % faster than thousands of glyph paths and keeps the
-chart labels searchable.
+Charts are the engine's hand-written SVGs (tco.engine.charts, < 1 ms each), rendered
+once per analysis and language (``chart_svgs`` keeps them in the cache under a digest
+of the data they draw) and shared by the results page (inline) and the PDF (as
+data: images, whose text WeasyPrint draws with the same @font-face subset, so chart
+labels are searchable text in the PDF). Profile and figures: benchmarks/bench_tco_pdf.py.
 """
 
 from __future__ import annotations
 
 import base64
+import gc
+import hashlib
+import json
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 from django.conf import settings
+from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -29,6 +35,7 @@ from .engine import (
     default_reason,
     default_source,
 )
+from .engine import charts as engine_charts
 from .engine.palette import chart_labels
 from .labels import (
     CAPEX_LABELS,
@@ -47,27 +54,40 @@ def category_label(category: str, lang: str) -> str:
     return chart_labels(lang).get(category, category)
 
 
-def chart_svgs(analysis: dict, lang: str, text_as_paths: bool = True) -> dict[str, str]:
-    """The four charts of a run, as SVG text (same for the page and the PDF)."""
-    # On demand: matplotlib takes seconds to import, and every process that loads
-    # the TCO services (management commands included) would pay for it.
-    from .engine import charts as engine_charts
+#: Part of the cache key of rendered charts: bump it when the drawing changes.
+CHARTS_VERSION = 2
+CHARTS_CACHE_S = 24 * 3600
 
+
+def _render_charts(analysis: dict, lang: str) -> dict[str, str]:
     result = analysis["result"]
     return {
-        "stacked": engine_charts.stacked_bars_svg(result, lang, None, text_as_paths),
-        "cumulative": engine_charts.cumulative_svg(result, lang, None, text_as_paths),
-        "tornado": engine_charts.tornado_svg(
-            analysis["sensitivity"], lang, None, text_as_paths
-        ),
-        "histogram": engine_charts.histogram_svg(
-            analysis["monte_carlo"], lang, None, text_as_paths
-        ),
+        "stacked": engine_charts.stacked_bars_svg(result, lang),
+        "cumulative": engine_charts.cumulative_svg(result, lang),
+        "tornado": engine_charts.tornado_svg(analysis["sensitivity"], lang),
+        "histogram": engine_charts.histogram_svg(analysis["monte_carlo"], lang),
     }
 
 
-def _data_uri(svg: str) -> str:
-    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+def charts_cache_key(analysis: dict, lang: str) -> str:
+    """The key of an analysis's charts in ``lang``: a digest of what they draw, so the
+    PDF (rendered before the run is saved) and the page share one rendering."""
+    drawn = [analysis["result"], analysis["sensitivity"], analysis["monte_carlo"]]
+    digest = hashlib.sha256(
+        json.dumps(drawn, sort_keys=True, default=str).encode()
+    ).hexdigest()[:32]
+    return f"tco-charts-v{CHARTS_VERSION}-{lang}-{digest}"
+
+
+def chart_svgs(analysis: dict, lang: str) -> dict[str, str]:
+    """The four charts of an analysis as SVG markup (the same for the page and the
+    PDF), rendered once per analysis and language."""
+    key = charts_cache_key(analysis, lang)
+    charts = cache.get(key)
+    if charts is None:
+        charts = _render_charts(analysis, lang)
+        cache.set(key, charts, CHARTS_CACHE_S)
+    return charts
 
 
 def _conventions(analysis: dict, lang: str) -> list[str]:
@@ -256,13 +276,18 @@ def _font_configuration():
         return _font_config
 
 
+def _data_uri(svg: str) -> str:
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+
+
 def render_report_html(*, run: TcoRun, analysis: dict) -> str:
     lang = run.lang
     with translation.override(lang):
         context = report_context(run=run, analysis=analysis, lang=lang)
-        charts = chart_svgs(analysis, lang, text_as_paths=False)
         context.update(
-            charts={name: _data_uri(svg) for name, svg in charts.items()},
+            # As images: WeasyPrint parses each chart on its own (~15 % less work
+            # than cascading the page's CSS over inline SVG nodes).
+            charts={k: _data_uri(v) for k, v in chart_svgs(analysis, lang).items()},
             font_dir_url=FONT_DIR.as_uri(),
             generated_at=timezone.localtime(),
             lang=lang,
@@ -270,10 +295,44 @@ def render_report_html(*, run: TcoRun, analysis: dict) -> str:
         return render_to_string("tco/report.html", context)
 
 
-def build_tco_report(*, run: TcoRun, analysis: dict) -> bytes:
-    """The run's PDF (A4, in ``run.lang``)."""
+_gc_lock = threading.Lock()
+_gc_pause = {"depth": 0, "was_enabled": True}
+
+
+@contextmanager
+def _cyclic_gc_paused():
+    """No cyclic garbage collection while WeasyPrint builds a document.
+
+    A render allocates hundreds of thousands of small objects, which sets off full
+    collections that walk the whole heap of a long-lived worker (Django, numpy,
+    WeasyPrint's caches): ~25 % of the render's CPU time (benchmarks/bench_tco_pdf.py).
+    The document's own objects are freed by reference counting, or by the first
+    collection after the pause. The pause is process-wide: concurrent renders share it.
+    """
+    with _gc_lock:
+        if _gc_pause["depth"] == 0:
+            _gc_pause["was_enabled"] = gc.isenabled()
+            gc.disable()
+        _gc_pause["depth"] += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_pause["depth"] -= 1
+            if _gc_pause["depth"] == 0 and _gc_pause["was_enabled"]:
+                gc.enable()
+
+
+def render_pdf(html: str) -> bytes:
+    """Any HTML of the app as PDF: fonts from static/fonts, one font configuration
+    per process, no cyclic GC during the render (the benchmark's floor uses this too)."""
     from weasyprint import HTML
 
-    html = render_report_html(run=run, analysis=analysis)
-    document = HTML(string=html, base_url=str(FONT_DIR))
-    return document.write_pdf(font_config=_font_configuration())
+    with _cyclic_gc_paused():
+        document = HTML(string=html, base_url=str(FONT_DIR))
+        return document.write_pdf(font_config=_font_configuration())
+
+
+def build_tco_report(*, run: TcoRun, analysis: dict) -> bytes:
+    """The run's PDF (A4, in ``run.lang``)."""
+    return render_pdf(render_report_html(run=run, analysis=analysis))

@@ -40,7 +40,7 @@ from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
 from sizing import services as sizing_services
 
-from . import claims, report
+from . import claims, report, sources
 from .engine import (
     ENGINE_VERSION,
     TcoInputError,
@@ -155,11 +155,18 @@ def save_scenario(
     name: str,
     inputs: dict,
     scenario: TcoScenario | None = None,
+    seed: sources.ScenarioSeed | None = None,
 ) -> TcoScenario:
-    """Create a scenario, or update ``scenario``; inputs are validated by the engine."""
+    """Create a scenario, or update ``scenario``; inputs are validated by the engine.
+
+    A scenario started from ``seed`` (a bid or the sizing plan) has a derived capex:
+    while the user leaves capex and IT power as they are, both follow the GPU count
+    (`sources.follow_gpu_count`); editing either marks capex overridden.
+    """
     name = (name or "").strip()
     if not name:
         raise ServiceError(_("Give the scenario a name."), field="name")
+    inputs, derived = sources.follow_gpu_count(scenario, inputs)
     stored = normalise_inputs(inputs=inputs)
     clash = TcoScenario.objects.filter(procurement=procurement, name=name)
     if scenario is not None:
@@ -170,6 +177,12 @@ def save_scenario(
         scenario = TcoScenario(procurement=procurement, created_by=user)
     scenario.name = name
     scenario.inputs = stored
+    if seed is not None:
+        scenario.source_kind, scenario.source_id = seed.kind, seed.source_id
+        scenario.derivation = sources.derivation_of(stored)
+        scenario.capex_is_derived = True
+    elif scenario.derivation:
+        scenario.capex_is_derived = derived
     try:
         with transaction.atomic():
             scenario.save()
@@ -178,6 +191,40 @@ def save_scenario(
             _("A scenario with this name already exists."), field="name"
         ) from None
     return scenario
+
+
+def create_scenario_from_source(
+    *,
+    procurement: Procurement,
+    user,
+    bid: int | None = None,
+    sizing_plan: int | None = None,
+    name: str = "",
+) -> TcoScenario:
+    """A scenario started from a bid or from the current sizing plan (tco.sources):
+    capex, GPU count and IT power from it, every other input the default. Raises
+    ServiceError (or PermissionDenied when the bid's prices are sealed from the user)."""
+    if (bid is None) == (sizing_plan is None):
+        raise ServiceError(_("Give exactly one of a bid or a sizing plan."))
+    if bid is not None:
+        seed = sources.seed_from_bid(procurement=procurement, bid_id=bid, user=user)
+    else:
+        seed = sources.seed_from_plan(procurement=procurement, plan_id=sizing_plan)
+    if not name:  # the source's name, numbered when taken
+        taken = set(
+            TcoScenario.objects.for_procurement(procurement).values_list(
+                "name", flat=True
+            )
+        )
+        base = seed.name[:190]
+        name = next(
+            candidate
+            for n in range(1, len(taken) + 2)
+            if (candidate := base if n == 1 else f"{base} ({n})") not in taken
+        )
+    return save_scenario(
+        procurement=procurement, user=user, name=name, inputs=seed.inputs, seed=seed
+    )
 
 
 def estimate(*, inputs: dict) -> dict:
@@ -293,6 +340,28 @@ def cancel_tco_run(*, run: TcoRun, user) -> bool:
             error_message=_("Cancelled by %(user)s.") % {"user": who},
         )
     )
+
+
+def request_tco_run_from_source(
+    *,
+    procurement: Procurement,
+    user,
+    bid: int | None = None,
+    sizing_plan: int | None = None,
+    lang: str = "zh-hans",
+    name: str = "",
+) -> TcoRun:
+    """API path: a new scenario from the bid or the plan (`create_scenario_from_source`),
+    run at once."""
+    with transaction.atomic():
+        scenario = create_scenario_from_source(
+            procurement=procurement,
+            user=user,
+            bid=bid,
+            sizing_plan=sizing_plan,
+            name=name,
+        )
+        return request_tco_run(scenario=scenario, user=user, lang=lang)
 
 
 def _readable_error(exc: BaseException) -> str:

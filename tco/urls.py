@@ -7,6 +7,11 @@ urlpatterns = [
     path("procurements/<int:pk>/tco/", views.tco_tab, name="tab"),
     path("procurements/<int:pk>/tco/preview/", views.tco_preview, name="preview"),
     path(
+        "procurements/<int:pk>/tco/start/",
+        views.scenario_from_source,
+        name="start-from",
+    ),
+    path(
         "procurements/<int:pk>/tco/scenarios/<int:scenario_id>/run/",
         views.run_start,
         name="run-start",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -20,7 +19,7 @@ from clusterbuy.ids import id_param
 from clusterbuy.services import ServiceError
 from clusterbuy.views import render_procurement
 
-from . import forms, labels, report, services
+from . import forms, labels, report, services, sources
 from .engine import TcoInputError
 from .models import RunStatus, TcoRun, TcoScenario
 
@@ -32,7 +31,12 @@ def _lang() -> str:
 def _run_of(request, pk: int, run_id: int) -> tuple:
     procurement = access_procurement(request.user, pk)
     run = get_object_or_404(
-        TcoRun.objects.for_procurement(procurement).with_related(), pk=run_id
+        sources.without_sealed_bids(
+            TcoRun.objects.for_procurement(procurement).with_related(),
+            user=request.user,
+            prefix="scenario__",
+        ),
+        pk=run_id,
     )
     return procurement, run
 
@@ -40,7 +44,9 @@ def _run_of(request, pk: int, run_id: int) -> tuple:
 @login_required
 def tco_tab(request, pk):
     procurement = access_procurement(request.user, pk)
-    scenarios = TcoScenario.objects.for_procurement(procurement)
+    scenarios = sources.without_sealed_bids(
+        TcoScenario.objects.for_procurement(procurement), user=request.user
+    )
     scenario_id = request.POST.get("scenario_id") or request.GET.get("scenario")
     scenario = (
         get_object_or_404(scenarios, pk=id_param(scenario_id)) if scenario_id else None
@@ -79,7 +85,11 @@ def tco_tab(request, pk):
         "formset": formset,
         "scenario": scenario,
         "scenarios": scenarios,
-        "runs": TcoRun.objects.for_procurement(procurement).with_related()[:20],
+        "runs": sources.without_sealed_bids(
+            TcoRun.objects.for_procurement(procurement).with_related(),
+            user=request.user,
+            prefix="scenario__",
+        )[:20],
         "plan": services.sizing_plan(procurement=procurement),
         # The live estimate of the values as they stand, before the user types.
         "preview": _estimate_context(forms.inputs_shown(form, formset)),
@@ -91,9 +101,47 @@ def tco_tab(request, pk):
 
 @login_required
 @require_POST
+def scenario_from_source(request, pk):
+    """One click on a bid or the sizing plan: a scenario started from it, opened in
+    the form for the user to adjust (tco.sources)."""
+    procurement = access_procurement(request.user, pk, Capability.RUN_TCO)
+    bid, plan = (
+        id_param(value) if (value := request.POST.get(key)) else None
+        for key in ("bid", "sizing_plan")
+    )
+    try:
+        scenario = services.create_scenario_from_source(
+            procurement=procurement, user=request.user, bid=bid, sizing_plan=plan
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("tco:tab", pk=pk)
+    messages.success(
+        request,
+        _(
+            "Scenario started: adjust it, then save or run it. Capex follows the GPU "
+            "count until you edit it."
+        ),
+    )
+    return redirect(reverse("tco:tab", args=[pk]) + f"?scenario={scenario.pk}")
+
+
+def _scenario_posted(request, procurement) -> TcoScenario | None:
+    scenario_id = request.POST.get("scenario_id")
+    if not scenario_id:
+        return None
+    scenarios = sources.without_sealed_bids(
+        TcoScenario.objects.for_procurement(procurement), user=request.user
+    )
+    return scenarios.filter(pk=id_param(scenario_id)).first()
+
+
+@login_required
+@require_POST
 def tco_preview(request, pk):
-    """htmx: the deterministic totals of the form as it stands (nothing saved)."""
-    access_procurement(request.user, pk)
+    """htmx: the deterministic totals of the form as it stands (nothing saved); a
+    derived capex follows the GPU count as saving would make it."""
+    procurement = access_procurement(request.user, pk)
     form, formset = forms.build_forms(request.POST)
     form.is_valid()  # the name is not needed for a preview: ignore its error
     field_errors = {k: v for k, v in form.errors.items() if k != "name"}
@@ -106,7 +154,11 @@ def tco_preview(request, pk):
             for name, errors in row_errors.items():
                 context["errors"].extend(f"#{i + 1} {name}: {e}" for e in errors)
     if not context["errors"]:
-        context = _estimate_context(forms.inputs_from_forms(form, formset))
+        inputs, _derived = sources.follow_gpu_count(
+            _scenario_posted(request, procurement),
+            forms.inputs_from_forms(form, formset),
+        )
+        context = _estimate_context(inputs)
     return render(request, "tco/_preview.html", context)
 
 
@@ -165,18 +217,13 @@ def _preview_options(result: dict) -> list[dict]:
 def run_start(request, pk, scenario_id):
     procurement = access_procurement(request.user, pk, Capability.RUN_TCO)
     scenario = get_object_or_404(
-        TcoScenario.objects.for_procurement(procurement), pk=scenario_id
+        sources.without_sealed_bids(
+            TcoScenario.objects.for_procurement(procurement), user=request.user
+        ),
+        pk=scenario_id,
     )
     run = services.request_tco_run(scenario=scenario, user=request.user, lang=_lang())
     return redirect("tco:run", pk=pk, run_id=run.pk)
-
-
-def _charts(run: TcoRun, lang: str) -> dict[str, str]:
-    stamp = run.finished_at.timestamp() if run.finished_at else 0
-    key = f"tco-run-{run.pk}-{stamp}-{lang}-charts"
-    return cache.get_or_set(
-        key, lambda: report.chart_svgs(run.result, lang, text_as_paths=False), 3600
-    )
 
 
 @login_required
@@ -186,7 +233,8 @@ def run_detail(request, pk, run_id):
     if run.status == RunStatus.SUCCEEDED:
         lang = _lang()
         context.update(report.report_context(run=run, analysis=run.result, lang=lang))
-        context["charts"] = _charts(run, lang)
+        context["charts"] = report.chart_svgs(run.result, lang)
+        context["breakdown"] = labels.breakdown_rows(run.result.get("breakdown", []))
     return render_procurement(
         request, procurement, "tco/run.html", context, active="tco"
     )
@@ -231,6 +279,10 @@ def run_pdf(request, pk, run_id):
 
 @login_required
 def reports(request):
-    runs = TcoRun.objects.for_user(request.user).with_related()
+    runs = sources.without_sealed_bids(
+        TcoRun.objects.for_user(request.user).with_related(),
+        user=request.user,
+        prefix="scenario__",
+    )
     page = Paginator(runs, 25).get_page(request.GET.get("page"))
     return render(request, "tco/reports.html", {"page": page})

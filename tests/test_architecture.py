@@ -24,6 +24,7 @@ ENGINES = (
     "vendors.detectors",
     "vendors.scoring",
     "vendors.compliance",
+    "vendors.capability",
     "vendors.importing",
     "vendors.spreadsheets",
     "vendors.spec_claims",

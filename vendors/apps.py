@@ -16,6 +16,12 @@ class VendorsConfig(AppConfig):
         register_tab("comparison", "vendors:comparison")
         register_stage_check(Stage.SHORTLIST, shortlist_check)
 
+        from tco.sources import register_bid_source
+
+        from .tco_source import bid_prices_sealed, tco_seed_for_bid
+
+        register_bid_source(tco_seed_for_bid, prices_sealed=bid_prices_sealed)
+
         from django.db.models.signals import post_delete, post_save
 
         from .caching import on_model_change

@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 
 from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
-from sizing.models import Accelerator
 
+from . import plan_facts
 from .audit import record_audit
 from .bid_versions import lock_bid, mark_changed
 from .caching import bump_comparison_version
@@ -37,17 +37,21 @@ from .models import (
 )
 
 
-def _check_accelerator(key: str) -> None:
-    if not key:
+def _catalog_accelerator(text: str) -> str:
+    """The catalog key for the bid's accelerator, given as the key or the shown name
+    ("NVIDIA H200 SXM 141GB"); refused when the catalog has no such accelerator."""
+    if not text or not text.strip():
         raise ServiceError(_("Choose an accelerator."), field="accelerator")
-    if not Accelerator.objects.exists():
-        return  # no catalog loaded: accept the key as given
-    if not Accelerator.objects.filter(key=key).exists():
+    if not plan_facts.catalog_loaded():
+        return text  # no catalog loaded: accept the key as given
+    key = plan_facts.accelerator_key_for(text)
+    if key is None:
         raise ServiceError(
             _("Unknown accelerator %(key)s: use a key from the hardware catalog.")
-            % {"key": key},
+            % {"key": text},
             field="accelerator",
         )
+    return key
 
 
 def _check_figures(bid: Bid) -> None:
@@ -83,7 +87,7 @@ def _write_line_items(bid: Bid, items: Iterable[dict]) -> list[BidLineItem]:
 
 
 def _save_bid(bid: Bid) -> Bid:
-    _check_accelerator(bid.accelerator)
+    bid.accelerator = _catalog_accelerator(bid.accelerator)
     _check_figures(bid)
     try:
         with transaction.atomic():
@@ -199,6 +203,8 @@ def update_bid(
         if vendor.pk != bid.vendor_id:
             changes.append(("vendor", bid.vendor.name, vendor.name))
         bid.vendor = vendor
+    if "accelerator" in values:  # the audit compares keys, not a name with a key
+        values["accelerator"] = _catalog_accelerator(values["accelerator"])
     for key, value in values.items():
         if key in BID_FIELDS:
             old = _audit_value(getattr(bid, key))

@@ -2,15 +2,20 @@
 
 Pure engine: plain frozen dataclasses in, a list of ``ComplianceItem`` out. No Django.
 
-The warn/fail rule, applied to every "at least" quantity (GPU count, memory per GPU,
-scale-up domain, network per GPU, storage capacity and throughput):
+The warn/fail rule, applied to every "at least" quantity (memory per GPU, scale-up
+domain, network per GPU, storage capacity and throughput):
 
 * offered >= required                      -> ``pass``
 * offered short by at most ``tolerance``   -> ``warn`` (default 10 %: close enough to
-  negotiate, e.g. 120 of 128 GPUs)
+  negotiate, e.g. 900 of 1,000 TB)
 * offered short by more than ``tolerance`` -> ``fail``
 * offered not stated (``None``)            -> ``warn`` ("ask the vendor"); a missing
   figure cannot be verified but is not proof of a shortfall.
+
+The GPU count is not judged here: a count says nothing across accelerators (256 H20
+would "pass" against 104 H200 with 37 % of the compute). `capability.py` judges what the
+GPUs deliver (``compute``, ``memory_fit``) and `check_capability_compliance` puts its
+items first.
 
 IT power is an "at most" quantity (the site was provisioned for the plan): offered up to
 the plan passes, up to ``tolerance`` above warns, beyond that fails. An offered power far
@@ -106,7 +111,6 @@ class ComplianceItem:
 
 # (field, unit) for every "offered must be at least required" quantity.
 _AT_LEAST: tuple[tuple[str, str], ...] = (
-    ("gpu_count", "GPU"),
     ("vram_gb_per_gpu", "GB"),
     ("scaleup_domain_gpus", "GPU"),
     ("network_gbps_per_gpu", "Gb/s"),
@@ -250,7 +254,7 @@ def _check_ecosystem(required: str | None, offered: str | None) -> ComplianceIte
 
 
 def _validate(needs: PlanNeeds, offer: BidOffer) -> None:
-    for name, _unit in (*_AT_LEAST, ("it_power_kw", "kW")):
+    for name, _unit in (("gpu_count", "GPU"), *_AT_LEAST, ("it_power_kw", "kW")):
         for side, value in (
             ("plan", getattr(needs, name)),
             ("bid", getattr(offer, name)),

@@ -7,9 +7,11 @@ starting with "=" cannot run as a formula in Excel (OWASP CSV injection).
 from __future__ import annotations
 
 import io
+from decimal import Decimal
 
 from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 
 from .comparison import Comparison, comparison_groups, radar_svg
 from .importing import escape_cell
@@ -59,9 +61,48 @@ def comparison_xlsx(result: Comparison) -> bytes:
     sheet.column_dimensions["A"].width = 40
     for index in range(len(result.columns)):
         sheet.column_dimensions[openpyxl.utils.get_column_letter(index + 2)].width = 28
+    _breakdown_sheet(workbook, result)
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+def _breakdown_sheet(workbook, result: Comparison) -> None:
+    """Every bid's normalised TCO item by item, amounts as numbers: the items of a
+    bid add up to its normalised TCO (the row after them) to the cent."""
+    from openpyxl.styles import Font
+
+    sheet = workbook.create_sheet("tco_breakdown")
+    sheet.append(
+        [
+            _cell(_("Bid")),
+            _cell(_("Item")),
+            _cell(_("Amount")),
+            _cell(_("Source")),
+            _cell(_("Basis")),
+        ]
+    )
+    for cell in sheet[1]:
+        cell.font = Font(bold=True)
+    for column in result.columns:
+        if not column.tco_breakdown:
+            continue
+        for item in column.tco_breakdown_list:
+            sheet.append(
+                [
+                    _cell(column.label),
+                    _cell(item["label"]),
+                    Decimal(item["amount"]),
+                    _cell(item["source"]),
+                    _cell(item["basis"]),
+                ]
+            )
+        sheet.append(
+            [_cell(column.label), _cell(_("Normalised TCO")), column.normalized_tco]
+        )
+        sheet.cell(row=sheet.max_row, column=2).font = Font(bold=True)
+    for letter, width in zip("ABCDE", (24, 44, 18, 36, 48), strict=True):
+        sheet.column_dimensions[letter].width = width
 
 
 def font_url() -> str:

@@ -44,6 +44,7 @@ BID_FIELDS = (
     "team_dl_experience",
     "team_scheduler_experience",
     "promised_training_days",
+    "promised_tokens_per_s",
     "proposal_text",
 )
 

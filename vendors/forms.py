@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from clusterbuy.bounds import LONG_TEXT_MAX_CHARS, model_field_limits
 from clusterbuy.services import ServiceError
 
-from . import checklist_default, checklists
+from . import checklist_default, checklists, plan_facts
 from .evaluation import SECTION_WEIGHT_MAX, ScoreMark
 from .fields import BID_FIELDS, CASE_STUDY_FIELDS, VENDOR_FIELDS
 from .models import (
@@ -109,6 +109,7 @@ class BidForm(forms.ModelForm):
         self.fields["vendor"].queryset = Vendor.objects.filter(
             organisation=organisation
         )
+        self._accelerator_select()
         if self.instance.pk:
             self.initial["version"] = self.instance.version
             self.initial["frameworks"] = ", ".join(self.instance.frameworks or [])
@@ -116,6 +117,20 @@ class BidForm(forms.ModelForm):
                 self.initial[f"{sev}_hours"] = (self.instance.response_hours or {}).get(
                     sev
                 )
+
+    def _accelerator_select(self) -> None:
+        """The accelerator is chosen by name from the catalog, grouped by vendor (the
+        key is what is posted). Without a loaded catalog the key is typed, as the
+        service then accepts any key."""
+        choices = plan_facts.accelerator_choices()
+        if not choices:
+            return
+        field = self.fields["accelerator"]
+        self.fields["accelerator"] = forms.ChoiceField(
+            label=field.label,
+            choices=[("", _("Choose an accelerator"))] + choices,
+            help_text=_("From the hardware catalog (sizing tab)."),
+        )
 
     def clean(self):
         cleaned = super().clean()

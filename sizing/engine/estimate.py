@@ -207,4 +207,8 @@ def _assemble(
         alternatives=alternatives or [],
         explanation=explainer.as_list(),
         cost=cost_values,
+        precision={
+            "weights": sized.workload.precision,
+            "source": sized.workload.precision_source,
+        },
     )

@@ -37,7 +37,7 @@ def _training_terms(section: Section, sized: SizedWorkload) -> None:
             "weights_gb",
             memory.weights,
             "stage params / t (experts / t e) x 2 B (4 B fp32); LoRA: frozen base at "
-            "its precision (4-bit: 0.516 B, embeddings 2 B) + adapters 2 B; "
+            "its precision (4-bit: 0.516 B, embeddings and norms 2 B) + adapters 2 B; "
             "ZeRO-3: / (d c) + 4 x largest layer",
         ),
         (

@@ -178,6 +178,18 @@ def layer_params(m: ModelArch) -> float:
     return (per_layer + ffn) * override_scale(m)[0]
 
 
+def norm_params(m: ModelArch) -> float:
+    """Per block, the share of norms (LayerNorm/RMSNorm, the final norm) and learned
+    positions that ``layer_params`` spreads over the blocks: the parameters a LoRA base
+    keeps in 16-bit when its linear layers are quantised (bitsandbytes quantises
+    ``nn.Linear`` only; QLoRA, Dettmers et al. 2023, section 3). Routers are linear
+    layers and stay with the quantised part; MLA's small latent norms stay in the
+    attention count."""
+    breakdown = param_breakdown(m)
+    routers = m.hidden_size * (m.moe_experts or 0) * breakdown.moe_layers
+    return (breakdown.other - routers) / m.layers * override_scale(m)[0]
+
+
 def embedding_params(m: ModelArch) -> int:
     return m.vocab_size * m.hidden_size
 

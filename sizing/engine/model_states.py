@@ -25,7 +25,13 @@ from functools import lru_cache
 
 from .activations import Stage, expert_ffn_width
 from .catalog import ModelArch
-from .model import BYTES_PER_VALUE, embedding_params, layer_params, param_counts
+from .model import (
+    BYTES_PER_VALUE,
+    embedding_params,
+    layer_params,
+    norm_params,
+    param_counts,
+)
 
 ZERO3_LIVE_LAYERS = 4.0  # DeepSpeed estimator: 4 x the largest layer gathered at once
 
@@ -98,6 +104,7 @@ class StageParams:
     expert: float
     embeddings: float
     largest_layer: float
+    norms: float = 0.0  # in ``dense``: norms and positions, 16-bit in a LoRA base
 
     @property
     def total(self) -> float:
@@ -131,6 +138,7 @@ def stage_params(m: ModelArch, stage: Stage, tensor: int, expert: int) -> StageP
         expert=stage.layers * expert_layer,
         embeddings=embeddings,
         largest_layer=max(dense_layer + expert_layer, embedding),
+        norms=stage.layers * norm_params(m) / tensor,
     )
 
 
@@ -192,12 +200,14 @@ def _frozen_weight_bytes(
     params: StageParams, recipe: StateRecipe, bytes_16: float
 ) -> float:
     """All parameters at the training precision, or a LoRA base at its own: 4/8-bit
-    linear layers with 16-bit embeddings and head."""
+    linear layers with 16-bit embeddings, head and norms (bitsandbytes quantises
+    ``nn.Linear`` only)."""
     base = recipe.base_precision
     if recipe.lora_fraction is None or base is None or base in ("bf16", "fp16"):
         return bytes_16 * params.total
-    linear = params.total - params.embeddings
-    return BYTES_PER_VALUE[base] * linear + 2.0 * params.embeddings
+    sixteen_bit = params.embeddings + params.norms
+    linear = params.total - sixteen_bit
+    return BYTES_PER_VALUE[base] * linear + 2.0 * sixteen_bit
 
 
 def lora_adapter_params(m: ModelArch, rank: int) -> float:

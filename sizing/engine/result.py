@@ -48,6 +48,8 @@ class SizingResult:
     alternatives: list[dict] = field(default_factory=list)
     explanation: list[dict] = field(default_factory=list)
     cost: dict = field(default_factory=dict)
+    # {"weights": "fp8", "source": "published"|"requested"|"training_default"}
+    precision: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return clean(
@@ -56,6 +58,7 @@ class SizingResult:
                 "kind": self.kind,
                 "accelerator": self.accelerator,
                 "gpu_count": self.gpu_count,
+                "precision": self.precision,
                 "training": self.training,
                 "memory": self.memory,
                 "inference": self.inference,

@@ -43,6 +43,9 @@ class Workload:
     model: ModelArch
     seq_len: int = 4096
     precision: str = "bf16"
+    # Why ``precision`` is what it is: "requested" (the body named it), "published"
+    # (serving at the weights' published precision) or "training_default" (BF16).
+    precision_source: str = "requested"
     # training / fine-tuning
     tokens_b: float | None = None
     target_days: float | None = None
@@ -131,6 +134,9 @@ def workload_from_dict(data: Any, catalog: Catalog) -> Workload:
     # gpt-oss MXFP4); training to BF16.
     default = "bf16" if training else model.native_precision
     precision = read_choice(data, "precision", path, precisions, default)
+    source = "training_default" if training else "published"
+    if data.get("precision") is not None:
+        source = "requested"
     seq_len = read_number(data, "seq_len", path, integer=True)
     limit = model.max_context_tokens
     if training:
@@ -141,7 +147,12 @@ def workload_from_dict(data: Any, catalog: Catalog) -> Workload:
         seq_len, values = _inference_values(data, path, seq_len, limit)
     values.update(read_numbers(data, path, STORAGE_FIELDS))
     return Workload(
-        kind=kind, model=model, seq_len=seq_len, precision=precision, **values
+        kind=kind,
+        model=model,
+        seq_len=seq_len,
+        precision=precision,
+        precision_source=source,
+        **values,
     )
 
 

@@ -17,13 +17,7 @@ from .catalog import (
     StorageTier,
 )
 from .plan import SizingPlan, SizingPlanQuerySet
-from .requirement import (
-    DataLocation,
-    Region,
-    Requirement,
-    Scenario,
-    SchedulerExperience,
-)
+from .requirement import Region, Requirement, Scenario
 from .workload import (
     CUSTOM_MODEL_FIELDS,
     INFERENCE_FIELDS,
@@ -43,7 +37,6 @@ __all__ = [
     "AcceleratorQuerySet",
     "Availability",
     "CatalogRow",
-    "DataLocation",
     "Ecosystem",
     "KvCachePrecision",
     "ModelPreset",
@@ -52,7 +45,6 @@ __all__ = [
     "Region",
     "Requirement",
     "Scenario",
-    "SchedulerExperience",
     "ServerPlatform",
     "SizingPlan",
     "SizingPlanQuerySet",

@@ -1,39 +1,27 @@
-"""A procurement's answers to the sizing questionnaire."""
+"""A procurement's answers to the sizing questionnaire.
+
+Budget, horizon, site, region, data locality and the team's scheduler experience are
+the procurement's facts (clusterbuy.models.Procurement): the questionnaire shows them
+and sizing reads them from there; they have no copy here (issue 12).
+"""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from clusterbuy.models import Procurement
+from clusterbuy.models import Procurement, Region
 
 from .catalog import Ecosystem
+
+__all__ = ["Region", "Requirement", "Scenario"]  # Region: the procurement's choices
 
 
 class Scenario(models.TextChoices):
     TRAINING = "training", _("Training")
     INFERENCE = "inference", _("Inference")
     MIXED = "mixed", _("Training and inference")
-
-
-class DataLocation(models.TextChoices):
-    ON_PREM = "on_prem", _("On-premises")
-    CLOUD = "cloud", _("Cloud")
-    MULTI_SITE = "multi_site", _("Several sites")
-
-
-class Region(models.TextChoices):
-    CN = "cn", _("Mainland China")
-    GLOBAL = "global", _("Outside China")
-
-
-class SchedulerExperience(models.TextChoices):
-    NONE = "none", _("None")
-    SLURM = "slurm", "Slurm"
-    KUBERNETES = "kubernetes", "Kubernetes"
-    BOTH = "both", _("Slurm and Kubernetes")
 
 
 class Requirement(models.Model):
@@ -49,29 +37,8 @@ class Requirement(models.Model):
         default=Scenario.MIXED,
     )
     data_tb = models.FloatField(_("data volume today (TB)"), default=0)
-    data_location = models.CharField(
-        _("data location"),
-        max_length=20,
-        choices=DataLocation.choices,
-        default=DataLocation.ON_PREM,
-    )
     growth_per_year = models.FloatField(
         _("data and demand growth per year (%)"), default=0
-    )
-    planning_years = models.PositiveSmallIntegerField(
-        _("plan for the next (years)"), default=3
-    )
-    budget = models.DecimalField(
-        _("hardware budget"), max_digits=16, decimal_places=2, null=True, blank=True
-    )
-    budget_currency = models.CharField(
-        _("budget currency"), max_length=3, default="CNY"
-    )
-    region = models.CharField(
-        _("where the hardware is bought"),
-        max_length=10,
-        choices=Region.choices,
-        default=Region.CN,
     )
     rack_power_limit_kw = models.FloatField(
         _("rack power limit (kW)"), null=True, blank=True
@@ -82,12 +49,6 @@ class Requirement(models.Model):
         max_length=20,
         choices=Ecosystem.choices,
         blank=True,
-    )
-    scheduler_experience = models.CharField(
-        _("team's scheduler experience"),
-        max_length=20,
-        choices=SchedulerExperience.choices,
-        default=SchedulerExperience.NONE,
     )
     accelerator_key = models.CharField(
         _("pin an accelerator (optional)"), max_length=80, blank=True
@@ -107,12 +68,6 @@ class Requirement(models.Model):
     class Meta:
         verbose_name = _("requirement")
         verbose_name_plural = _("requirements")
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(planning_years__gte=1) & Q(planning_years__lte=3),
-                name="sizing_requirement_planning_1_to_3_years",
-            ),
-        ]
 
     def __str__(self) -> str:
         return f"{self.procurement}: {self.get_scenario_display()}"

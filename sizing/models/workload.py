@@ -64,8 +64,14 @@ class Workload(models.Model):
     moe_active_experts = models.PositiveIntegerField(
         _("MoE active experts"), null=True, blank=True
     )
+    # Empty: the engine's default, the weights' published precision when serving
+    # (DeepSeek-V3 FP8, gpt-oss MXFP4) and BF16 when training (engine.workload).
     precision = models.CharField(
-        _("precision"), max_length=10, choices=Precision.choices, default="bf16"
+        _("precision"),
+        max_length=10,
+        choices=Precision.choices,
+        default="",
+        blank=True,
     )
     seq_len = models.PositiveIntegerField(_("sequence length"), null=True, blank=True)
     # training / fine-tuning
@@ -128,7 +134,9 @@ class Workload(models.Model):
             model = {"name": self.model_name or self.name}
             for name in CUSTOM_MODEL_FIELDS:
                 model[name] = getattr(self, name)
-        data: dict = {"kind": self.kind, "model": model, "precision": self.precision}
+        data: dict = {"kind": self.kind, "model": model}
+        if self.precision:
+            data["precision"] = self.precision
         fields = TRAINING_FIELDS if self.is_training else INFERENCE_FIELDS
         for name in ("seq_len", "dataset_tb", *fields):
             value = getattr(self, name)

@@ -1,19 +1,28 @@
 """Sizing use cases: the only code that writes the sizing models.
 
 Other apps call ``latest_plan``, ``plan_summary``, ``training_lower_bound_days``,
-``engine_catalog`` and ``estimate_from_body``; their names and return shapes are a
+``engine_catalog``, ``estimate_from_body`` and ``delivered_capability``; their names and return shapes are a
 contract (issue 3). Callers import this package (``from sizing import services``); the
 modules behind it are ``catalog`` (reference data, the engine's Catalog),
 ``requirements`` (the questionnaire and workloads), ``plans`` (estimates and stored
-plans) and ``summary`` (what the TCO and vendor apps read).
+plans) and ``summary`` (what the TCO and vendor apps read) and ``delivered`` (what an offer of N
+accelerators delivers for the planned workloads).
 """
 
+from .accelerator_names import accelerator_choices, accelerator_key_for
 from .catalog import (
     CATALOG_MODELS,
+    buyable_accelerators_for,
     catalog_version,
     engine_catalog,
     ensure_catalog_loaded,
     load_reference_catalog,
+)
+from .delivered import (
+    DeliveryBasis,
+    delivered_capability,
+    delivered_from_basis,
+    delivery_basis,
 )
 from .plans import (
     ALTERNATIVES_SHOWN,
@@ -27,13 +36,17 @@ from .plans import (
 )
 from .requirements import (
     FX_CNY_PER_USD,
+    PROCUREMENT_FACTS,
     REQUIREMENT_FIELDS,
     WORKLOAD_FIELDS,
+    budget_usd,
     check_workload,
     constraints_for,
     create_workload,
     delete_workload,
+    effective_precision,
     engine_field,
+    procurement_fact_error,
     requirement_for,
     save_requirement,
     update_workload,
@@ -49,17 +62,27 @@ __all__ = [
     "ALTERNATIVES_SHOWN",
     "BLOCKING_CODES",
     "CATALOG_MODELS",
+    "DeliveryBasis",
     "FX_CNY_PER_USD",
     "MFU_CEILING",
+    "PROCUREMENT_FACTS",
     "REQUIREMENT_FIELDS",
     "WORKLOAD_FIELDS",
+    "accelerator_choices",
+    "accelerator_key_for",
+    "budget_usd",
+    "buyable_accelerators_for",
     "catalog_version",
     "check_workload",
     "compute_plan",
     "compute_sizing_plan",
     "constraints_for",
     "create_workload",
+    "delivered_capability",
+    "delivered_from_basis",
+    "delivery_basis",
     "delete_workload",
+    "effective_precision",
     "engine_catalog",
     "engine_field",
     "ensure_catalog_loaded",
@@ -69,6 +92,7 @@ __all__ = [
     "load_reference_catalog",
     "plan_inputs",
     "plan_summary",
+    "procurement_fact_error",
     "requirement_for",
     "save_requirement",
     "save_requirement_and_plan",

@@ -15,6 +15,7 @@ from sizing.engine import Catalog
 from sizing.engine import catalog as engine_records
 from sizing.models import (
     Accelerator,
+    AcceleratorQuerySet,
     ModelPreset,
     NetworkOption,
     ServerPlatform,
@@ -176,3 +177,10 @@ def engine_catalog() -> Catalog:
     with _catalog_lock:
         _catalog_cache.update(version=version, catalog=catalog)
     return catalog
+
+
+def buyable_accelerators_for(*, procurement) -> AcceleratorQuerySet:
+    """The catalogue rows a procurement can buy: available or conditional in its
+    ``region`` (export rules). The one rule other apps use for their accelerator
+    choices (sizing's questionnaire does)."""
+    return Accelerator.objects.available_in(procurement.region)

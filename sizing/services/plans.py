@@ -25,7 +25,7 @@ from sizing.engine.ranking import buyable_accelerators
 from sizing.models import Requirement, SizingPlan, Workload
 
 from .catalog import engine_catalog
-from .requirements import constraints_for, save_requirement
+from .requirements import constraints_for, requirement_for, save_requirement
 
 # Bottlenecks that mean the accelerator cannot run a workload at all.
 BLOCKING_CODES = frozenset(
@@ -58,10 +58,11 @@ def estimate_from_body(body: Any) -> dict:
     return estimate(workload, catalog, accelerator or None, constraints).to_dict()
 
 
-def plan_inputs(*, requirement: Requirement | None, workloads: list[Workload]) -> dict:
-    """The snapshot a plan is computed from (stored with it)."""
+def plan_inputs(*, requirement: Requirement, workloads: list[Workload]) -> dict:
+    """The snapshot a plan is computed from (stored with it): the workloads, the
+    questionnaire's answers and the procurement's facts (region, budget, horizon)."""
     bodies = []
-    data_tb = requirement.data_tb if requirement else 0.0
+    data_tb = requirement.data_tb
     explicit = any(w.dataset_tb is not None for w in workloads)
     for index, workload in enumerate(workloads):
         body = workload.to_engine_dict()
@@ -71,9 +72,9 @@ def plan_inputs(*, requirement: Requirement | None, workloads: list[Workload]) -
     return {
         "workloads": bodies,
         "constraints": constraints_for(requirement),
-        "accelerator": (requirement.accelerator_key or None) if requirement else None,
+        "accelerator": requirement.accelerator_key or None,
         "data_tb": data_tb,
-        "scenario": requirement.scenario if requirement else None,
+        "scenario": requirement.scenario,
     }
 
 
@@ -158,7 +159,7 @@ def _model_facts(inputs: dict) -> None:
 @transaction.atomic
 def compute_sizing_plan(*, procurement: Procurement, user) -> SizingPlan:
     """Size the procurement's workloads with its requirement and store the plan."""
-    requirement = Requirement.objects.filter(procurement=procurement).first()
+    requirement = requirement_for(procurement=procurement)
     workloads = list(Workload.objects.for_procurement(procurement))
     inputs = plan_inputs(requirement=requirement, workloads=workloads)
     result = compute_plan(inputs=inputs)

@@ -28,19 +28,23 @@ FX_CNY_PER_USD = 7.2
 REQUIREMENT_FIELDS = (
     "scenario",
     "data_tb",
-    "data_location",
     "growth_per_year",
-    "planning_years",
-    "budget",
-    "budget_currency",
-    "region",
     "rack_power_limit_kw",
     "liquid_cooling_ok",
     "preferred_ecosystem",
-    "scheduler_experience",
     "accelerator_key",
     "time_shared",
 )
+#: The questionnaire's former answers that are the procurement's facts (issue 12): a
+#: write naming one is refused with the procurement field that holds it.
+PROCUREMENT_FACTS = {
+    "budget": "budget_max",
+    "budget_currency": "currency",
+    "planning_years": "horizon_years",
+    "region": "region",
+    "data_location": "deployment_site",
+    "scheduler_experience": "slurm_experience",
+}
 WORKLOAD_FIELDS = (
     "name",
     "kind",
@@ -61,7 +65,17 @@ def requirement_for(*, procurement: Procurement) -> Requirement:
     existing = Requirement.objects.filter(procurement=procurement).first()
     if existing is not None:
         return existing
-    return Requirement(procurement=procurement, budget_currency=procurement.currency)
+    return Requirement(procurement=procurement)
+
+
+def procurement_fact_error(name: str) -> str:
+    """The message for a questionnaire write of a fact the procurement holds."""
+    field = PROCUREMENT_FACTS[name]
+    label = Procurement._meta.get_field(field).verbose_name
+    return _(
+        "This is the procurement's “%(label)s” (%(field)s): edit it on the "
+        "procurement, not in the questionnaire."
+    ) % {"label": label, "field": field}
 
 
 def engine_field(field: str) -> str:
@@ -69,30 +83,33 @@ def engine_field(field: str) -> str:
     name = field.rsplit(".", 1)[-1]
     if field.endswith("model.preset"):
         return "model_preset"
-    if name == "budget_usd":
-        return "budget"
     if name == "data_growth_per_year":
         return "growth_per_year"
     return name
 
 
-def constraints_for(requirement: Requirement | None) -> dict:
-    """The engine's ``constraints`` object for a requirement (budget in USD)."""
-    if requirement is None:
-        return {}
-    budget_usd = None
-    if requirement.budget is not None:
-        budget_usd = float(requirement.budget)
-        if requirement.budget_currency == "CNY":
-            budget_usd /= FX_CNY_PER_USD
+def budget_usd(procurement: Procurement) -> float | None:
+    """The procurement's budget ceiling (``budget_max``) in USD, None when not set."""
+    if procurement.budget_max is None:
+        return None
+    amount = float(procurement.budget_max)
+    if procurement.currency == "CNY":
+        amount /= FX_CNY_PER_USD
+    return amount or None
+
+
+def constraints_for(requirement: Requirement) -> dict:
+    """The engine's ``constraints`` object: the questionnaire's site limits with the
+    procurement's region, budget (in USD) and planning horizon."""
+    procurement = requirement.procurement
     data = {
-        "region": requirement.region,
+        "region": procurement.region,
         "rack_power_limit_kw": requirement.rack_power_limit_kw,
         "liquid_cooling_ok": requirement.liquid_cooling_ok,
         "preferred_ecosystem": requirement.preferred_ecosystem or None,
-        "budget_usd": budget_usd or None,
+        "budget_usd": budget_usd(procurement),
         "data_growth_per_year": (requirement.growth_per_year or 0) / 100.0,
-        "planning_years": float(requirement.planning_years or 3),
+        "planning_years": float(procurement.horizon_years),
         "fx_cny_per_usd": FX_CNY_PER_USD,
         "time_shared": requirement.time_shared,
     }
@@ -105,6 +122,16 @@ def check_workload(*, workload: Workload) -> None:
         workload_from_dict(workload.to_engine_dict(), engine_catalog())
     except SizingInputError as exc:
         raise SizingInputError(exc.message, field=engine_field(exc.field)) from None
+
+
+def effective_precision(*, workload: Workload) -> dict | None:
+    """The weight precision the engine sizes this row at and why (engine.workload):
+    ``{"weights": "fp8", "source": "published"}``; None when the row cannot be parsed."""
+    try:
+        parsed = workload_from_dict(workload.to_engine_dict(), engine_catalog())
+    except SizingInputError:
+        return None
+    return {"weights": parsed.precision, "source": parsed.precision_source}
 
 
 def _check_requirement(requirement: Requirement) -> None:
@@ -120,17 +147,39 @@ def _check_requirement(requirement: Requirement) -> None:
         )
     except SizingInputError as exc:
         raise SizingInputError(exc.message, field=engine_field(exc.field)) from None
-    if requirement.accelerator_key and requirement.accelerator_key not in (
-        engine_catalog().accelerators
-    ):
+    _check_pinned_accelerator(requirement)
+
+
+def _check_pinned_accelerator(requirement: Requirement) -> None:
+    """A pinned accelerator must exist and be buyable in the procurement's region."""
+    key = requirement.accelerator_key
+    if not key:
+        return
+    accelerator = engine_catalog().accelerators.get(key)
+    if accelerator is None:
         raise SizingInputError(
-            _("Unknown accelerator %(key)s.") % {"key": requirement.accelerator_key},
+            _("Unknown accelerator %(key)s.") % {"key": key}, field="accelerator_key"
+        )
+    region = requirement.procurement.region
+    if accelerator.status_in(region) == "restricted":
+        raise SizingInputError(
+            _(
+                "%(name)s cannot be bought in %(region)s (export rules): choose "
+                "another accelerator or change the procurement's region."
+            )
+            % {
+                "name": accelerator.name,
+                "region": requirement.procurement.get_region_display(),
+            },
             field="accelerator_key",
         )
 
 
 @transaction.atomic
 def save_requirement(*, procurement: Procurement, user, **values) -> Requirement:
+    for name in values:
+        if name in PROCUREMENT_FACTS:
+            raise SizingInputError(procurement_fact_error(name), field=name)
     requirement = requirement_for(procurement=procurement)
     for name, value in values.items():
         if name in REQUIREMENT_FIELDS:

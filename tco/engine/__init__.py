@@ -1,9 +1,10 @@
 """ClusterBuy TCO engine: pure Python + numpy, no Django, no I/O.
 
-Charts live in ``tco.engine.charts`` (imported on demand: it pulls in matplotlib).
+Charts live in ``tco.engine.charts`` (hand-written SVG, pure Python).
 """
 
 from .analysis import full_analysis
+from .breakdown import CostItem, breakdown_total, cost_breakdown
 from .cashflow import (
     CLOUD_OPTIONS,
     CONVENTIONS,
@@ -58,6 +59,7 @@ __all__ = [
     "SOURCES_ZH",
     "CapexCategory",
     "CapexLine",
+    "CostItem",
     "Default",
     "InputSpec",
     "TcoInputError",
@@ -65,7 +67,9 @@ __all__ = [
     "TcoResult",
     "capex_label",
     "compute",
+    "breakdown_total",
     "conventions",
+    "cost_breakdown",
     "convert_money",
     "default_reason",
     "default_source",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .breakdown import breakdown_total, cost_breakdown
 from .cashflow import CONVENTIONS, compute
 from .hidden_costs import hidden_cost_check
 from .inputs import DEFAULTS, TcoInputs, defaults_used, inputs_to_dict
@@ -26,7 +27,9 @@ def full_analysis(
             progress(percent)
 
     report(0)
-    result = compute(inputs).to_dict()
+    deterministic = compute(inputs)
+    result = deterministic.to_dict()
+    items = cost_breakdown(inputs, deterministic)
     report(10)
     tornado = sensitivity(inputs, ranges)
     report(30)
@@ -50,6 +53,9 @@ def full_analysis(
         },
         "conventions": list(CONVENTIONS),
         "result": result,
+        # The total as items that add up to the cent (breakdown.py).
+        "breakdown": [item.to_dict() for item in items],
+        "breakdown_total": str(breakdown_total(items)),
         "sensitivity": tornado,
         "monte_carlo": simulation,
         "hidden_costs": checks,

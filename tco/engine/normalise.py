@@ -12,15 +12,14 @@ and live with the caller (docs/methodology.md, Part C.3).
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from typing import Any
 
-from .cashflow import compute
+from .breakdown import CostItem, breakdown_total, money, operating_items
+from .cashflow import TcoResult, compute
 from .currency import convert_money
-from .inputs import DEFAULTS, IT_POWER_KW_PER_GPU, inputs_from_dict
-
-CENT = Decimal("0.01")
+from .inputs import DEFAULTS, IT_POWER_KW_PER_GPU, TcoInputs, inputs_from_dict
 
 # One-off line category -> TCO capex category.
 ONE_OFF_CAPEX = {
@@ -55,11 +54,6 @@ FILL_IN_CATEGORIES = (
 )
 
 
-def money(value: float | Decimal) -> Decimal:
-    """Rounded to the cent, half up (the way a quote is written)."""
-    return Decimal(str(value)).quantize(CENT, rounding=ROUND_HALF_UP)
-
-
 @dataclass(frozen=True)
 class BidLine:
     category: str  # a bid line category (gpu_servers, network, ..., other)
@@ -69,47 +63,92 @@ class BidLine:
 
 @dataclass
 class TcoNormalisation:
-    normalized_tco: Decimal
+    normalized_tco: Decimal  # the sum of ``breakdown``, to the cent
     hidden_costs: list[dict]  # [{category, amount, basis}] in FILL_IN_CATEGORIES order
     tco: dict  # TcoResult.to_dict()
+    #: Every item of the normalised TCO (breakdown.CostItem), summing to it exactly.
+    breakdown: list[CostItem] = field(default_factory=list)
+    #: The TCO engine's inputs the bid was mapped to: a scenario with exactly this
+    #: TCO (``tco.sources``: a scenario started from the bid).
+    inputs: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _CapexPiece:
+    """One capex line of the normalised bid and where it comes from (a breakdown
+    item): a quoted one-off category, a quoted recurring fee over the horizon, or a
+    category ClusterBuy added."""
+
+    capex_category: str
+    amount: float
+    code: str  # quoted_one_off | quoted_recurring | added
+    category: str  # the bid line category (or fill-in category)
+    basis: str
 
 
 @dataclass
 class _BidCosts:
-    """The bid's own prices as TCO capex, its yearly support and software fees, and
-    what ClusterBuy filled in (hidden costs, in the order they were added)."""
+    """The bid's own prices as TCO capex pieces, its yearly support and software
+    fees, and what ClusterBuy filled in (hidden costs, in the order they were added)."""
 
-    capex: defaultdict[str, float]
+    pieces: list[_CapexPiece] = field(default_factory=list)
     support_per_year: float = 0.0
     software_per_year: float = 0.0
     hidden: list[dict] = field(default_factory=list)
 
+    def total(self, capex_category: str) -> float:
+        return sum(
+            (p.amount for p in self.pieces if p.capex_category == capex_category), 0.0
+        )
+
     @property
     def hardware(self) -> float:
-        return self.capex["gpu_servers"] + self.capex["network"] + self.capex["storage"]
+        return self.total("gpu_servers") + self.total("network") + self.total("storage")
 
     def fill_in(
         self, category: str, capex_category: str, amount: float, basis: str
     ) -> None:
         if amount > 0:
-            self.capex[capex_category] += amount
+            self.pieces.append(
+                _CapexPiece(capex_category, amount, "added", category, basis)
+            )
             self.hidden.append(
                 {"category": category, "amount": money(amount), "basis": basis}
             )
 
 
 def _bid_costs(lines: list[BidLine], horizon_years: int) -> _BidCosts:
-    costs = _BidCosts(defaultdict(float))
+    """One capex piece per quoted one-off category and per recurring fee category
+    (other than support and software, which the engine runs as yearly costs)."""
+    costs = _BidCosts()
+    one_off: defaultdict[str, float] = defaultdict(float)
+    per_year: defaultdict[str, float] = defaultdict(float)
+    counts: defaultdict[tuple[str, bool], int] = defaultdict(int)
     for line in lines:
         amount = float(line.amount)
+        counts[line.category, line.recurring] += 1
         if not line.recurring:
-            costs.capex[ONE_OFF_CAPEX[line.category]] += amount
+            one_off[line.category] += amount
         elif line.category == "support":
             costs.support_per_year += amount
         elif line.category == "software":
             costs.software_per_year += amount
         else:  # other recurring fees: their nominal total over the horizon
-            costs.capex["other"] += amount * horizon_years
+            per_year[line.category] += amount
+    for category, amount in one_off.items():
+        basis = f"{counts[category, False]} line(s)"
+        costs.pieces.append(
+            _CapexPiece(
+                ONE_OFF_CAPEX[category], amount, "quoted_one_off", category, basis
+            )
+        )
+    for category, amount in per_year.items():
+        basis = f"{amount:,.2f}/y x {horizon_years} y"
+        costs.pieces.append(
+            _CapexPiece(
+                "other", amount * horizon_years, "quoted_recurring", category, basis
+            )
+        )
     return costs
 
 
@@ -144,7 +183,7 @@ def _fill_in_capex(
         costs.fill_in(
             "gpu_servers", "gpu_servers", amount, f"{gpu_price:,.0f} x {gpu_count}"
         )
-    gpu_capex = costs.capex["gpu_servers"]
+    gpu_capex = costs.total("gpu_servers")
     if "network" not in categories:
         share = NETWORK_SHARE_OF_CLUSTER / (1 - NETWORK_SHARE_OF_CLUSTER)
         basis = f"{gpu_capex:,.0f} x 0.19 / 0.81"
@@ -187,11 +226,6 @@ def _engine_inputs(
         "horizon_years": horizon_years,
         "currency": currency,
         "gpu_count": max(1, gpu_count),
-        "capex": [
-            {"category": category, "description": "", "amount": amount}
-            for category, amount in costs.capex.items()
-            if amount > 0
-        ],
         "software_per_year": costs.software_per_year,
     }
     if it_power_kw:
@@ -203,12 +237,15 @@ def _engine_inputs(
             data["warranty_years"] = 0
         else:
             data["support_rate"] = 0
-            data["capex"].append(
-                {
-                    "category": "other",
-                    "description": "support",
-                    "amount": costs.support_per_year * horizon_years,
-                }
+            basis = f"{costs.support_per_year:,.2f}/y x {horizon_years} y"
+            costs.pieces.append(
+                _CapexPiece(
+                    "other",
+                    costs.support_per_year * horizon_years,
+                    "quoted_recurring",
+                    "support",
+                    basis,
+                )
             )
     elif "support" not in categories:
         support_added = True  # engine default: support_rate after the warranty
@@ -216,7 +253,59 @@ def _engine_inputs(
             data["warranty_years"] = float(warranty_years)
     else:
         data["support_rate"] = 0  # prepaid support, already in capex "other"
+    data["capex"] = [
+        {
+            "category": piece.capex_category,
+            "description": f"{piece.code}:{piece.category}",
+            "amount": piece.amount,
+        }
+        for piece in costs.pieces
+        if piece.amount > 0
+    ]
     return data, support_added
+
+
+def _support_basis(costs: _BidCosts, data: dict, horizon_years: int) -> str:
+    warranty = data.get("warranty_years", DEFAULTS["warranty_years"].value)
+    years_paid = max(0.0, horizon_years - float(warranty))
+    return (
+        f"{costs.hardware:,.0f} x {DEFAULTS['support_rate'].value:.0%} x {years_paid:g}"
+    )
+
+
+def _breakdown(
+    costs: _BidCosts, support_added: bool, inputs: TcoInputs, result: TcoResult
+) -> list[CostItem]:
+    """The bid's items: its capex pieces, then the engine's operating costs and the
+    residual, support and software marked as the bid's when it quoted them yearly."""
+    items = [
+        CostItem(
+            piece.code,
+            piece.category,
+            money(piece.amount),
+            "clusterbuy" if piece.code == "added" else "bid",
+            piece.basis,
+        )
+        for piece in costs.pieces
+        if piece.amount > 0 and money(piece.amount) != 0
+    ]
+    horizon = inputs.horizon_years
+    for item in operating_items(inputs, result):
+        if item.code == "support" and support_added:
+            hidden = next(h for h in costs.hidden if h["category"] == "support")
+            item = replace(
+                item, code="added", source="clusterbuy", basis=hidden["basis"]
+            )
+        elif item.code == "support":
+            basis = f"{costs.support_per_year:,.2f}/y x {horizon} y"
+            item = replace(item, code="quoted_recurring", source="bid", basis=basis)
+        elif item.code == "software":
+            basis = f"{costs.software_per_year:,.2f}/y x {horizon} y"
+            item = replace(item, code="quoted_recurring", source="bid", basis=basis)
+        else:
+            item = replace(item, source="default")
+        items.append(item)
+    return items
 
 
 def normalise_tco(
@@ -233,7 +322,8 @@ def normalise_tco(
     """Map a bid to TCO inputs, fill what it omits, and run the TCO engine.
 
     ``gpu_price`` (per GPU, in ``currency``) prices GPU servers for a bid that has
-    none. Raises TcoInputError when the bid's figures are not valid TCO inputs.
+    none. Raises TcoInputError when the bid's figures are not valid TCO inputs. The
+    normalised TCO is the sum of the breakdown's items (each to the cent).
     """
     costs = _bid_costs(lines, horizon_years)
     categories = {line.category for line in lines}
@@ -256,16 +346,19 @@ def normalise_tco(
         it_power_kw=it_power_kw,
         warranty_years=warranty_years,
     )
-    result = compute(inputs_from_dict(data))
+    inputs = inputs_from_dict(data)
+    result = compute(inputs)
     support_total = result.totals_by_category["support"]
-    if support_added and support_total > 0:
-        warranty = data.get("warranty_years", DEFAULTS["warranty_years"].value)
-        years_paid = max(0.0, horizon_years - float(warranty))
-        basis = (
-            f"{costs.hardware:,.0f} x {DEFAULTS['support_rate'].value:.0%}"
-            f" x {years_paid:g}"
-        )
+    support_added = support_added and money(support_total) != 0
+    if support_added:
         costs.hidden.append(
-            {"category": "support", "amount": money(support_total), "basis": basis}
+            {
+                "category": "support",
+                "amount": money(support_total),
+                "basis": _support_basis(costs, data, horizon_years),
+            }
         )
-    return TcoNormalisation(money(result.total_cost), costs.hidden, result.to_dict())
+    items = _breakdown(costs, support_added, inputs, result)
+    return TcoNormalisation(
+        breakdown_total(items), costs.hidden, result.to_dict(), items, data
+    )

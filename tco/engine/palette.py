@@ -2,8 +2,7 @@
 
 Every cost category of ``cashflow.COST_CATEGORIES``, cloud option and uncertain
 parameter has a colour (categories and options) and a label here; the charts, the
-results page and the PDF's cost-by-year table read them. No matplotlib: importing
-this module is cheap.
+results page and the PDF's cost-by-year table read them.
 """
 
 from __future__ import annotations

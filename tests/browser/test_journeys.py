@@ -76,6 +76,7 @@ def test_it_lead_sizes_a_cluster_from_the_questionnaire(
     field(page, "Budget from").fill("20000000")
     field(page, "Budget up to").fill("60000000")
     field(page, "City").fill("Shanghai")
+    field(page, "Where the hardware is bought").select_option(label="Outside China")
     shots(page, "new procurement form")
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_role("heading", name="LLM training cluster")).to_be_visible()
@@ -119,7 +120,13 @@ def test_it_lead_sizes_a_cluster_from_the_questionnaire(
     form.get_by_label("Training and inference").check()
     field(page, "Data volume today (TB)").fill("50")
     field(page, "Data and demand growth per year (%)").fill("30")
-    field(page, "Where the hardware is bought").select_option(label="Outside China")
+    # Budget, horizon and region are the procurement's: shown, not asked again.
+    facts = page.locator("#procurement-facts")
+    expect(facts.locator("#fact-horizon")).to_have_text("5 years")
+    expect(facts.locator("#fact-region")).to_contain_text("Outside China")
+    expect(facts.locator("#fact-budget")).to_contain_text("60,000,000")
+    expect(facts.get_by_role("link", name="Edit the procurement")).to_be_visible()
+    expect(form.locator('[name="planning_years"]')).to_have_count(0)
     field(page, "Pin an accelerator (optional)").select_option("h100-sxm-80gb")
     expect(page.locator("#preview")).to_contain_text("h100-sxm-80gb")
     shots(page, "requirements questionnaire")
@@ -138,6 +145,10 @@ def test_it_lead_sizes_a_cluster_from_the_questionnaire(
     expect(per_workload.nth(0)).to_contain_text("8B pre-training")
     expect(per_workload.nth(0)).to_contain_text("days at MFU")
     expect(per_workload.nth(1)).to_contain_text("70B chat service")
+    # No precision chosen: served at the weights' published precision (BF16 here)
+    expect(per_workload.nth(1)).to_contain_text(
+        "Weights in BF16: the model's published precision"
+    )
     expect(per_workload.nth(1)).to_contain_text("tok/s")
 
     explanation = page.locator("details.explain").first
@@ -185,15 +196,16 @@ def sized_procurement(organisation, user) -> Procurement:
         name="LLM cluster 2027",
         currency="CNY",
         horizon_years=5,
+        region="cn",
+        slurm_experience=True,
+        kubernetes_experience=True,
     )
     sizing.save_requirement(
         procurement=procurement,
         user=user,
         scenario="mixed",
         data_tb=2.0,
-        region="cn",
         rack_power_limit_kw=40.0,
-        scheduler_experience="both",
     )
     for values in (TRAINING, INFERENCE):
         sizing.create_workload(procurement=procurement, **values)

@@ -197,3 +197,28 @@ def test_admin_manages_api_tokens_for_members(client_for, admin_user, it_lead, a
 
 def test_token_page_is_for_admins_only(client_for, it_lead):
     assert client_for(it_lead).get(reverse("api-tokens")).status_code == 403
+
+
+def test_the_procurement_holds_where_the_hardware_is_bought(
+    client_for, it_lead, procurement
+):
+    """One home for the region: the procurement form edits it, the overview shows it,
+    and the questionnaire reads it (tests/sizing/test_procurement_facts.py)."""
+    client = client_for(it_lead)
+    client.cookies["django_language"] = "en"
+    form = {
+        "name": "LLM training cluster",
+        "currency": "CNY",
+        "horizon_years": 5,
+        "deployment_site": "on_prem",
+        "data_sensitivity": "normal",
+        "ops_staff_count": 1,
+    }
+    url = reverse("procurement-edit", args=[procurement.pk])
+    refused = client.post(url, {**form, "region": "mars"})
+    assert refused.context["form"].errors["region"]
+    assert client.post(url, {**form, "region": "global"}).status_code == 302
+    procurement.refresh_from_db()
+    assert procurement.region == "global"
+    page = client.get(reverse("procurement-detail", args=[procurement.pk]))
+    assert 'id="procurement-region">Outside China<' in page.content.decode()

@@ -106,12 +106,7 @@ def test_the_questionnaire_names_a_number_beyond_its_ceiling(
     form = {
         "scenario": "mixed",
         "data_tb": 10,
-        "data_location": "on_prem",
         "growth_per_year": 0,
-        "planning_years": 3,
-        "budget_currency": "CNY",
-        "region": "cn",
-        "scheduler_experience": "none",
         field: value,
     }
     response = client_for(it_lead).post(

@@ -115,20 +115,18 @@ def test_chinese_sizing_tab_shows_no_english_engine_message(
     client_for, it_lead, procurement, catalog
 ):
     services.create_workload(procurement=procurement, **TRAIN_7B)
+    # Budget and region are the procurement's (issue 12).
+    procurement.currency, procurement.budget_max = "USD", 1000
+    procurement.region = "cn"
+    procurement.save()
     with translation.override("zh-hans"):
         plan = services.save_requirement_and_plan(
             procurement=procurement,
             user=it_lead,
             scenario="training",
             data_tb=5,
-            data_location="on_prem",
             growth_per_year=20,
-            planning_years=3,
-            budget_currency="USD",
-            budget=1000,
-            region="cn",
             rack_power_limit_kw=5,
-            scheduler_experience="slurm",
             accelerator_key="ascend910b-oam-64gb",
         )
     bottlenecks = plan.result["bottlenecks"]

@@ -35,10 +35,11 @@ def test_latest_plan_and_summary_are_none_without_a_plan(procurement, catalog):
 
 
 def test_plan_summary_reads_the_stored_plan(it_lead, procurement, catalog):
+    procurement.region = "global"
+    procurement.save()
     services.save_requirement(
         procurement=procurement,
         user=it_lead,
-        region="global",
         accelerator_key="h100-sxm-80gb",
         data_tb=3.0,
     )
@@ -99,18 +100,16 @@ def test_training_lower_bound_is_none_without_training_or_accelerator(
     assert services.training_lower_bound_days(accelerator_key="nope", **args) is None
 
 
-def test_requirement_budget_in_cny_reaches_the_engine_in_usd(
+def test_the_procurements_budget_in_cny_reaches_the_engine_in_usd(
     it_lead, procurement, catalog
 ):
+    procurement.budget_max = Decimal("7200000")  # CNY, the factory's currency
+    procurement.save()
     requirement = services.save_requirement(
-        procurement=procurement,
-        user=it_lead,
-        budget=Decimal("7200000"),
-        budget_currency="CNY",
-        growth_per_year=25.0,
+        procurement=procurement, user=it_lead, growth_per_year=25.0
     )
     constraints = services.constraints_for(requirement)
-    assert constraints["budget_usd"] == pytest.approx(1_000_000)
+    assert constraints["budget_usd"] == pytest.approx(1_000_000)  # / 7.2 CNY per USD
     assert constraints["data_growth_per_year"] == 0.25
 
 

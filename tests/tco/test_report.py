@@ -90,10 +90,11 @@ def test_the_report_shows_the_sizing_plan_the_run_was_made_from(
     from sizing import services as sizing
 
     sizing.load_reference_catalog()
+    procurement.region = "global"  # the procurement's fact (issue 12)
+    procurement.save()
     sizing.save_requirement(
         procurement=procurement,
         user=it_lead,
-        region="global",
         accelerator_key="h100-sxm-80gb",
         data_tb=3.0,
     )
@@ -114,3 +115,46 @@ def test_the_report_shows_the_sizing_plan_the_run_was_made_from(
     assert f"<td>{first.result['gpu_count']}</td>" in table
     assert f"<td>{first.result['nodes']}</td>" in table
     assert f"<td>{second.result['gpu_count']}</td>" not in table
+
+
+def test_chart_labels_are_text_in_the_pdf(pdf_run):
+    run = pdf_run("zh-hans")
+
+    text = pdf_text(run.pdf.path)
+    # titles and a break-even label of the charts (tco.engine.palette), not glyph paths
+    assert "累计成本：自建与云" in text
+    assert "蒙特卡洛：自建总成本分布" in text
+    assert "盈亏平衡 第31月" in text  # on-demand break-even, by hand in test_api.py
+
+
+def test_the_page_shows_the_charts_rendered_for_the_pdf(
+    pdf_run, client_for, it_lead, monkeypatch
+):
+    from django.core.cache import cache
+    from django.urls import reverse
+
+    from tco import report
+
+    cache.clear()
+    rendered = []
+    render = report._render_charts
+    monkeypatch.setattr(
+        report,
+        "_render_charts",
+        lambda analysis, lang: rendered.append(lang) or render(analysis, lang),
+    )
+    run = pdf_run("zh-hans")
+    url = reverse("tco:run", args=[run.scenario.procurement_id, run.pk])
+
+    page = client_for(it_lead).get(url)  # a zh-hans page, as the run
+
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert html.count('<svg xmlns="http://www.w3.org/2000/svg"') == 4
+    assert "累计成本：自建与云" in html
+    assert rendered == ["zh-hans"]  # once, for the PDF; the page reused them
+    english = client_for(it_lead)
+    english.cookies["django_language"] = "en"
+    for _ in range(2):
+        assert "Cumulative cost: on-prem vs cloud" in english.get(url).content.decode()
+    assert rendered == ["zh-hans", "en"]  # the other language: once, on first view

@@ -4,6 +4,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from sizing import services as sizing_services
 from tests.vendors.test_support import line, make_bid, make_vendor, three_bids
 from vendors import comparison, evaluation, plan_facts
 
@@ -130,6 +131,7 @@ def test_detectors_flag_the_three_demo_style_bids(
 def test_compliance_against_the_plan_side_by_side(
     with_plan, api_for, buyer, org, procurement
 ):
+    sizing_services.load_reference_catalog()
     make_bid(
         procurement,
         make_vendor(org),
@@ -139,12 +141,17 @@ def test_compliance_against_the_plan_side_by_side(
     )
     entry = next(iter(entries(api_for(buyer), procurement).values()))
     by_item = {i["item"]: i for i in entry["compliance"]}
-    assert by_item["gpu_count"] == {
-        **by_item["gpu_count"],
+    # A plan summary without stored workloads: effective compute from the catalog,
+    # H100 SXM dense BF16 989 TFLOPS (NVIDIA datasheet's 1,979 sparse / 2):
+    # 64 x 989 = 63.296 PFLOPS needed, 56 x 989 = 55.384 offered, 12.5 % short.
+    assert by_item["compute"] == {
+        **by_item["compute"],
         "status": "fail",
-        "required": 64,
-        "offered": 56,
-    }  # 12.5 % short > 10 % tolerance
+        "required": 63.296,
+        "offered": 55.384,
+        "unit": "PFLOPS",
+    }
+    assert "gpu_count" not in by_item
     assert by_item["network_gbps_per_gpu"]["status"] == "fail"
     assert by_item["storage_tb"]["status"] == "pass"
     assert by_item["cooling"]["status"] == "pass"
@@ -157,8 +164,13 @@ def test_no_sizing_plan_makes_every_compliance_item_a_warning(
     make_bid(procurement, make_vendor(org))
     entry = next(iter(entries(api_for(buyer), procurement).values()))
     assert {i["status"] for i in entry["compliance"]} == {"warn"}
-    gpu = entry["compliance"][0]
-    assert (gpu["required"], gpu["offered"]) == (None, 64)
+    compute = entry["compliance"][0]
+    assert (compute["item"], compute["required"], compute["offered"]) == (
+        "compute",
+        None,
+        None,
+    )
+    assert entry["delivered"] is None
 
 
 def _score_all(bid, user, points_by_section):

@@ -42,11 +42,15 @@ def test_demo_bids_show_the_detectors_and_compliance_against_the_real_plan(demo)
     ]
     balanced = by_name["智算集成 Balanced Compute Co."]
     assert {i.status for i in balanced.compliance} == {"pass"}
-    gpu = balanced.compliance[0]
-    assert (gpu.item, gpu.required, gpu.offered) == (
-        "gpu_count",
-        result.plan["gpu_count"],
-        result.plan["gpu_count"],
+    compute = balanced.compliance[0]
+    # The balanced bid offers the plan's GPUs: the same effective compute (GPUs x
+    # dense BF16 peak, PFLOPS) and the plan's own training days.
+    plan_pflops = balanced.delivered["plan"]["compute_pflops"]
+    assert plan_pflops == pytest.approx(result.plan["gpu_count"] * 989 / 1000)
+    assert (compute.item, compute.required, compute.offered) == (
+        "compute",
+        plan_pflops,
+        plan_pflops,
     )
     promise = by_name["承诺科技 Promise Tech"]
     network = next(i for i in promise.compliance if i.item == "network_gbps_per_gpu")

@@ -104,7 +104,8 @@ def test_power_1e308_makes_the_tco_invalid_but_not_the_quote(
         )
         .content.decode()
     )
-    assert html.count('class="num invalid"') == 2  # normalised TCO, hidden costs
+    # normalised TCO, hidden costs, the TCO item by item
+    assert html.count('class="num invalid"') == 3
     assert "invalid / " in html  # IT power in the compliance rows: offered / needed
     page = client_for(buyer).get(
         reverse("vendors:bid-detail", args=[procurement.pk, poisoned.pk]),

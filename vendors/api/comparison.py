@@ -36,8 +36,36 @@ class ComparisonEntrySerializer(serializers.Serializer):
     normalized_tco = serializers.DecimalField(
         max_digits=20, decimal_places=2, allow_null=True
     )
+    tco_breakdown = serializers.ListField(
+        child=inline_serializer(
+            "TcoBreakdownItem",
+            {
+                "code": serializers.CharField(
+                    help_text="quoted_one_off, quoted_recurring, added, energy, "
+                    "colocation, support, software, staff, failures or residual"
+                ),
+                "category": serializers.CharField(),
+                "amount": serializers.DecimalField(max_digits=20, decimal_places=2),
+                "source": serializers.CharField(
+                    help_text="bid, clusterbuy (a fill-in rule) or default"
+                ),
+                "basis": serializers.CharField(),
+            },
+        ),
+        help_text="every item of normalized_tco; the amounts sum to it exactly",
+    )
     compliance = serializers.ListField(child=serializers.DictField())
     pitfalls = serializers.ListField(child=serializers.DictField())
+    delivered = serializers.DictField(
+        allow_null=True,
+        help_text="what the bid's GPUs deliver for the planned workloads, from the "
+        "sizing engine: accelerator, accelerator_name, gpu_count, precision, "
+        "compute_pflops (GPUs x dense peak), compute_share (of the plan's), plan "
+        "{accelerator, accelerator_name, gpu_count, compute_pflops}, workloads [name, "
+        "kind, gpu_count, fits, training_days, plan_training_days, target_days, "
+        "tokens_per_second, concurrent_requests, meets_latency, ...], "
+        "promised_training_days, promised_tokens_per_s; null without a sizing plan",
+    )
     scores = serializers.DictField()
     disagreements = serializers.ListField(child=serializers.CharField())
     excluded = serializers.BooleanField()

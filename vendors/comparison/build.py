@@ -4,7 +4,8 @@ Reads only (no ORM writes besides the first-use creation of the evaluation setti
 `evaluation.evaluation_settings_for`), in a constant number of queries whatever the number
 of bids: one for the bids with their vendors, one each for their line items, case
 studies and scores, one for the checklist, one for the catalog rows, the sizing plan's
-own queries, and one training bound per distinct accelerator.
+own queries, one training bound per distinct accelerator, and what each distinct
+(accelerator, GPU count) delivers (`delivered`: one read of the plan, then engine time).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from ..compliance import PlanNeeds
 from ..detectors import ProcurementFacts
 from ..models import Bid, ChecklistSection, Decision, EvaluationSettings
 from ..visibility import Visibility, visibility_for
-from . import checks, claims, pricing
+from . import checks, claims, delivered, pricing
 from .ranking import rank_columns, score_sections
 from .result import PRICE_FIGURES, Column, Comparison, SectionInfo
 
@@ -35,19 +36,25 @@ class _Surroundings:
     accelerators: dict
     training_bounds: dict[int, float]
     proposal_texts: dict[int, str]
+    delivered: dict[int, dict]
 
 
 def _surroundings(procurement: Procurement, bids: list[Bid]) -> _Surroundings:
     plan = plan_facts.plan_summary(procurement=procurement)
     needs = checks.plan_needs(plan)
+    plan_key = (plan or {}).get("accelerator") or ""
+    accelerators = plan_facts.accelerators_by_key(
+        [plan_key, *(b.accelerator for b in bids)]
+    )
     return _Surroundings(
         procurement=procurement,
         plan=plan,
         needs=needs,
         facts=checks.procurement_facts(procurement, plan, needs),
-        accelerators=plan_facts.accelerators_by_key(b.accelerator for b in bids),
+        accelerators=accelerators,
         training_bounds=checks.training_bounds(procurement, bids),
         proposal_texts={b.pk: checks.proposal_text(b) for b in bids},
+        delivered=delivered.delivered_by_bid(procurement, bids, plan, accelerators),
     )
 
 
@@ -89,6 +96,8 @@ def _column(bid: Bid, around: _Surroundings, visibility: Visibility) -> Column:
     )
     others = [text for pk, text in around.proposal_texts.items() if pk != bid.pk]
     accelerator = around.accelerators.get(bid.accelerator)
+    offered = around.delivered.get(bid.pk)
+    capability = delivered.capability_for(offered)
     return Column(
         bid=bid,
         label=visibility.label(bid),
@@ -96,7 +105,7 @@ def _column(bid: Bid, around: _Surroundings, visibility: Visibility) -> Column:
         quoted_total=quoted,
         normalized_tco=None if tco is None else tco.normalized_tco,
         hidden_costs=[] if tco is None else tco.hidden_costs,
-        compliance=checks.compliance_for(bid, accelerator, around.needs),
+        compliance=checks.compliance_for(bid, accelerator, around.needs, capability),
         pitfalls=visibility.pitfalls(
             checks.pitfalls_for(bid, lines, bid_facts, others)
         ),
@@ -104,6 +113,8 @@ def _column(bid: Bid, around: _Surroundings, visibility: Visibility) -> Column:
         tco_value=Decimal(0) if tco is None else tco.normalized_tco,
         invalid=frozenset(invalid),
         spec_claims=claims.spec_claims_for(bid, accelerator, visibility),
+        delivered=offered,
+        tco_breakdown=[] if tco is None else tco.breakdown,
     )
 
 
@@ -114,6 +125,7 @@ def _hide_prices(columns: list[Column], sections: list[SectionInfo]) -> None:
         column.quoted_total = None
         column.normalized_tco = None
         column.hidden_costs = []
+        column.tco_breakdown = []
         column.price_100 = None
         for section in sections:
             if section.auto_price:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from clusterbuy.models import Procurement
 
 from .. import plan_facts
+from ..capability import Capability, check_capability_compliance
 from ..compliance import (
     COOLING_KINDS,
     BidOffer,
@@ -14,7 +15,6 @@ from ..compliance import (
     ComplianceItem,
     ComplianceStatus,
     PlanNeeds,
-    check_compliance,
 )
 from ..detectors import (
     WORKLOAD_KINDS,
@@ -84,13 +84,18 @@ def bid_offer(bid: Bid, accelerator) -> BidOffer:
 
 
 def compliance_for(
-    bid: Bid, accelerator, needs: PlanNeeds | None
+    bid: Bid,
+    accelerator,
+    needs: PlanNeeds | None,
+    capability: Capability | None = None,
 ) -> list[ComplianceItem]:
+    """The plan's items, ``compute`` and ``memory_fit`` first (what the bid's GPUs
+    deliver, `comparison.delivered`), then the infrastructure figures."""
     offer = bid_offer(bid, accelerator)
     if needs is None:
         return no_plan_items(offer)
     try:
-        return check_compliance(needs, offer)
+        return check_capability_compliance(needs, offer, capability)
     except ComplianceInputError:
         return no_plan_items(offer)
 

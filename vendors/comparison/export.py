@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from .delivered import delivered_json
 from .labels import current_language, rounded_number
 from .result import Column, Comparison
 
@@ -36,6 +37,8 @@ def _entry(column: Column, comparison: Comparison, lang: str) -> dict:
         "normalized_tco": None
         if column.normalized_tco is None
         else str(column.normalized_tco),
+        # Every item of the normalised TCO; the amounts sum to it to the cent.
+        "tco_breakdown": [item.to_dict() for item in column.tco_breakdown],
         "compliance": [
             {
                 "item": i.item,
@@ -50,6 +53,7 @@ def _entry(column: Column, comparison: Comparison, lang: str) -> dict:
         "pitfalls": [
             {"code": str(p.code), "reason": p.reason(lang)} for p in column.pitfalls
         ],
+        "delivered": delivered_json(column.delivered, column.bid),
         "scores": _scores(column, comparison),
         "disagreements": sorted(
             code for code, agg in column.criteria.items() if agg.disagreement

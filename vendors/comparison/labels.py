@@ -15,6 +15,8 @@ from django.utils.translation import (
 )
 from django.utils.translation import gettext as _
 
+from tco import labels as tco_labels
+
 from ..models import Cooling, LineCategory
 
 # Why each category ClusterBuy fills in costs what it does, keyed by the codes of
@@ -67,7 +69,8 @@ SEVERITY_LABELS = {
 }
 
 COMPLIANCE_ITEMS = (
-    "gpu_count",
+    "compute",
+    "memory_fit",
     "vram_gb_per_gpu",
     "scaleup_domain_gpus",
     "network_gbps_per_gpu",
@@ -106,9 +109,21 @@ def category_label(code: str) -> str:
         return code
 
 
+def breakdown_rows(items: list) -> list[dict]:
+    """A bid's TCO breakdown as shown: bid line categories named as on the bid."""
+    return tco_labels.breakdown_rows(items, category_label=_item_category_label)
+
+
+def _item_category_label(code: str) -> str:
+    if code in LineCategory.values:
+        return category_label(code)
+    return str(tco_labels.CAPEX_LABELS.get(code, code))
+
+
 def compliance_label(item: str) -> str:
     labels = {
-        "gpu_count": _("GPU count"),
+        "compute": _("Compute delivered"),
+        "memory_fit": _("Workloads that fit in GPU memory"),
         "vram_gb_per_gpu": _("Memory per GPU"),
         "scaleup_domain_gpus": _("Scale-up domain"),
         "network_gbps_per_gpu": _("Network per GPU"),

@@ -16,6 +16,7 @@ from ..detectors import Pitfall
 from ..models import Bid, Decision, EvaluationSettings
 from ..visibility import Visibility
 from .labels import (
+    breakdown_rows,
     category_label,
     compliance_label,
     current_language,
@@ -27,7 +28,7 @@ from .labels import (
 #: The computed prices a column may mark invalid besides the bid's own figures.
 PRICE_FIGURES = frozenset({"quoted_total", "normalized_tco"})
 # A compliance item named otherwise than the bid figure it reads.
-_OFFER_FIGURES = {"it_power_kw": "peak_power_kw"}
+_OFFER_FIGURES = {"it_power_kw": "peak_power_kw", "compute": "gpu_count"}
 
 
 def offered_figure(item: str) -> str:
@@ -67,6 +68,21 @@ class Column:
     # that could not be computed from them (PRICE_FIGURES).
     invalid: frozenset[str] = frozenset()
     spec_claims: list[dict] = field(default_factory=list)  # comparison.claims
+    # What the bid's GPUs deliver for the planned workloads (`comparison.delivered`).
+    delivered: dict | None = None
+
+    @property
+    def accelerator_name(self) -> str:
+        """The catalog name of the bid's accelerator (its key without a plan)."""
+        return (self.delivered or {}).get("accelerator_name") or self.bid.accelerator
+
+    #: Every item of the normalised TCO (tco.engine.breakdown.CostItem), summing to
+    #: ``normalized_tco`` to the cent; empty when the TCO is invalid or hidden.
+    tco_breakdown: list = field(default_factory=list)
+
+    @property
+    def tco_breakdown_list(self) -> list[dict]:
+        return breakdown_rows(self.tco_breakdown)
 
     @property
     def hidden_cost_list(self) -> list[dict]:

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from ..models import MONITORING_ITEMS, SUPPORT_CHANNELS
 from .claims import claims_cell
+from .delivered_rows import delivered_row_specs
 from .labels import (
     COMPLIANCE_ITEMS,
     category_label,
@@ -47,6 +48,8 @@ class Row:
     label: str
     cells: list[Cell]
     help: str = ""
+    #: The page shows each cell's detail folded (a <details> element).
+    expandable: bool = False
 
 
 @dataclass
@@ -168,8 +171,40 @@ def _price_group(comparison: Comparison) -> Group:
             invalid=_flags(cols, "normalized_tco"),
         ),
         hidden_row,
+        _breakdown_row(cols),
     ]
     return Group(_("Price"), rows)
+
+
+def _breakdown_row(cols: list[Column]) -> Row:
+    """The normalised TCO item by item (quoted, added, operating costs, residual):
+    the items shown add up to the normalised TCO above, to the cent."""
+    cells = []
+    for c in cols:
+        items = c.tco_breakdown_list
+        if "normalized_tco" in c.invalid:
+            cells.append(_invalid_cell())
+            continue
+        total = sum((Decimal(i["amount"]) for i in items), Decimal(0))
+        cell = Cell(_fmt_money(total) if items else "—")
+        cell.detail = [
+            Detail(
+                f"{i['label']}: {_fmt_money(Decimal(i['amount']))}",
+                title=f"{i['source']}: {i['basis']}",
+            )
+            for i in items
+        ]
+        cells.append(cell)
+    return Row(
+        _("Normalised TCO, item by item"),
+        cells,
+        help=_(
+            "Every item of the normalised TCO: the bid's quoted prices, the costs "
+            "ClusterBuy adds, energy, staff, failures and support over the horizon, "
+            "less the residual value. The items add up to the normalised TCO."
+        ),
+        expandable=True,
+    )
 
 
 def _compliance_cell(column: Column, index: int, lang: str) -> Cell:
@@ -194,6 +229,22 @@ def _compliance_group(cols: list[Column], lang: str) -> Group:
     passed = [sum(1 for i in c.compliance if i.status == "pass") for c in cols]
     rows.append(_numeric_row(_("Items passed"), passed, higher=True))
     return Group(_("Compliance with the sizing plan"), rows)
+
+
+def _delivered_group(cols: list[Column]) -> Group:
+    """What each bid's GPUs deliver for the planned workloads (`delivered_rows`)."""
+    rows = []
+    for spec in delivered_row_specs(cols):
+        if spec.text:
+            row = Row(spec.label, [Cell(text) for text in spec.values])
+        else:
+            row = _numeric_row(
+                spec.label, spec.values, higher=spec.higher, fmt=spec.fmt or _fmt
+            )
+        for cell, lines in zip(row.cells, spec.details, strict=False):
+            cell.detail = [Detail(line) for line in lines]
+        rows.append(row)
+    return Group(_("Delivered capability (sizing engine)"), rows)
 
 
 def _figure_row(label: str, cols: list[Column], figure: str, **options) -> Row:
@@ -363,6 +414,7 @@ def comparison_groups(comparison: Comparison) -> list[Group]:
     scores = [_section_row(section, cols) for section in comparison.sections]
     return [
         _price_group(comparison),
+        _delivered_group(cols),
         _compliance_group(cols, lang),
         _service_group(cols),
         _monitoring_group(cols),

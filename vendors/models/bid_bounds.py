@@ -33,6 +33,9 @@ HOURS_MAX = 8_760  # a year: response and on-site times
 DELIVERY_WEEKS_MAX = 520  # ten years
 TEAM_ENGINEERS_MAX = 100_000
 TRAINING_DAYS_MAX = 3_650  # ten years
+# A billion tokens a second: far beyond any cluster a procurement buys (a DGX B200
+# serves Llama 3.1 70B at ~10^4-10^5 tokens/s).
+TOKENS_PER_S_MAX = 1_000_000_000
 #: About 200 KB of prose: a long technical proposal fits, a pasted dump does not (the
 #: template-proposal detector compares every pair of proposals).
 PROPOSAL_TEXT_MAX_CHARS = 200_000
@@ -113,4 +116,5 @@ CHECKED_BID_FIELDS = (
     "frameworks",
     "team_engineers",
     "promised_training_days",
+    "promised_tokens_per_s",
 )

@@ -30,6 +30,7 @@ from .bid_bounds import (
     STORAGE_GBS_MAX,
     STORAGE_TB_MAX,
     TEAM_ENGINEERS_MAX,
+    TOKENS_PER_S_MAX,
     TRAINING_DAYS_MAX,
     validate_frameworks,
     validate_monitoring,
@@ -195,6 +196,15 @@ class Bid(models.Model):
         null=True,
         blank=True,
         validators=bounded(0, TRAINING_DAYS_MAX),
+    )
+    promised_tokens_per_s = models.FloatField(
+        _("promised serving throughput (tokens/s)"),
+        null=True,
+        blank=True,
+        validators=bounded(0, TOKENS_PER_S_MAX),
+        help_text=_(
+            "Output tokens a second the vendor promises for the inference load"
+        ),
     )
     proposal_text = models.TextField(
         _("proposal text"), blank=True, **text_limit(PROPOSAL_TEXT_MAX_CHARS)

@@ -43,8 +43,8 @@ def _by_item(items):
 
 def test_offer_meeting_every_need_passes_every_item():
     items = check_compliance(NEEDS, FULL_OFFER)
+    # The GPU count is judged by what it delivers (test_capability.py), not here.
     assert [i.item for i in items] == [
-        "gpu_count",
         "vram_gb_per_gpu",
         "scaleup_domain_gpus",
         "network_gbps_per_gpu",
@@ -61,8 +61,6 @@ def test_offer_meeting_every_need_passes_every_item():
 @pytest.mark.parametrize(
     ("field", "offered", "status"),
     [
-        ("gpu_count", 120, WARN),  # (128-120)/128 = 6.25 % short
-        ("gpu_count", 115, FAIL),  # 13/128 = 10.16 % short
         ("storage_tb", 900, WARN),  # exactly 10 % short: boundary is a warn
         ("storage_tb", 899, FAIL),  # 10.1 % short
         ("network_gbps_per_gpu", 200, FAIL),  # 50 % short
