@@ -128,12 +128,12 @@ def procurement_with_workloads(organisation, it_lead):
         growth_per_year=30.0,
         rack_power_limit_kw=40.0,
     )
-    sizing.create_workload(
-        procurement=procurement, **{**TRAINING, "name": TRAINING_NAME}
-    )
-    sizing.create_workload(
-        procurement=procurement, **{**INFERENCE, "name": INFERENCE_NAME}
-    )
+    # No precision chosen: the engine's defaults (BF16 training; the weights'
+    # published precision, BF16 for Qwen2.5-72B, when serving).
+    for values, name in ((TRAINING, TRAINING_NAME), (INFERENCE, INFERENCE_NAME)):
+        sizing.create_workload(
+            procurement=procurement, **{**values, "name": name, "precision": ""}
+        )
     return procurement
 
 
@@ -307,6 +307,13 @@ def journey(page, watch, language, procurement, buyer, it_lead, manager, tmp_pat
     )
     plan_gpus = int(page.locator("#gpu-count").inner_text())
     assert plan_gpus >= 8
+    per_workload = page.locator("table.per-workload tbody tr")
+    expect(per_workload.filter(has_text=TRAINING_NAME)).to_contain_text(
+        "BF16: " + _("the training default (no precision chosen)")
+    )
+    expect(per_workload.filter(has_text=INFERENCE_NAME)).to_contain_text(
+        "BF16: " + _("the model's published precision (no precision chosen)")
+    )
     watch.step("sizing plan")
     page.locator("header").get_by_role("button", name=_("Log out")).click()
 
