@@ -393,6 +393,17 @@ def journey(page, watch, language, procurement, buyer, it_lead, manager, tmp_pat
     )
     watch.step("tco scenario from the chosen bid")
 
+    # The derived capex follows the GPU count (the live estimate), and comes back.
+    capex = page.locator("#tco-preview dl.tco-preview dd").nth(2)
+    gpu_count = tco_form.locator('[name="gpu_count"]')
+    full_text = capex.inner_text()
+    gpu_count.fill(str(plan_gpus // 2))
+    expect(capex).not_to_have_text(full_text)
+    half_text = capex.inner_text()
+    assert abs(number(half_text) - number(full_text) / 2) <= 1, (half_text, full_text)
+    gpu_count.fill(str(plan_gpus))
+    expect(capex).to_have_text(full_text)
+
     # Tasks run eagerly in tests: the answer to the click is the finished run.
     with page.expect_navigation(url=re.compile(r"/tco/runs/\d+/"), timeout=300_000):
         page.get_by_role("button", name=_("Run full analysis")).click(
