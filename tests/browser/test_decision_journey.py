@@ -422,8 +422,10 @@ def journey(page, watch, language, procurement, buyer, it_lead, manager, tmp_pat
         "form", has=page.get_by_role("button", name=_("Record decision"))
     )
     choice = decision.get_by_label(re.compile("^" + re.escape(_("Chosen bid"))))
-    (option,) = [o for o in choice.locator("option").all_inner_texts() if BALANCED in o]
-    choice.select_option(label=option)
+    options = choice.locator("option").all_text_contents()
+    matching = [o for o in options if BALANCED in o]
+    assert len(matching) == 1, options
+    choice.select_option(label=matching[0])
     decision.get_by_label(re.compile("^" + re.escape(_("Rationale")))).fill(
         RATIONALE[language]
     )
