@@ -6,13 +6,15 @@ downloaded; zh and en."
 
 The IT lead opens the questionnaire of a procurement that already states its budget,
 horizon, site, region and team: those facts are shown from the procurement, not asked
-again, and the plan is computed from them. Two bids are then on file (set up through
-services: the journey does not need to type them): one sized like the plan, one with a
-quarter of its GPUs. The manager compares them by what they deliver (training days,
-serving capacity, the ``compute`` compliance item: the under-powered bid fails it with
-both figures) and by their spec claims, starts a TCO scenario from the chosen bid
-(prefilled with the bid's capex and GPU count), runs it (the total reproduces the
-bid's normalised TCO), records the decision and downloads the memo.
+again, and the plan is computed from them (no precision chosen: BF16, said why). Two
+bids are then on file (set up through services: the journey does not need to type
+them): one sized like the plan, one with a quarter of its GPUs and a wrong spec claim.
+The manager compares them by what they deliver (training days, serving capacity, the
+``compute`` compliance item: the under-powered bid fails it with both figures), by
+their spec claims, under a "rank is provisional" notice (nobody scored yet); starts a
+TCO scenario from the chosen bid (prefilled with its capex and GPU count; the derived
+capex follows the GPU count), runs it (the total reproduces the bid's normalised TCO
+to the unit), records the decision and downloads the memo PDF in the page's language.
 
 Every page is checked for its language against the .po catalogue (no English UI label
 on a Chinese page, no Chinese on an English one, data and engine prose excepted) and
@@ -449,8 +451,9 @@ def journey(page, watch, language, procurement, buyer, it_lead, manager, tmp_pat
     text = pdf_text(pdf)
     (watch.dir / "decision-memo.txt").write_text(text, encoding="utf-8")
     flat = " ".join(text.split())
-    assert BALANCED in flat
-    assert UNDERPOWERED in flat
+    chosen_line = re.escape(_("Chosen bid")) + r"\s*[:：]\s*" + re.escape(BALANCED)
+    assert re.search(chosen_line, flat), flat[:600]
+    assert UNDERPOWERED in flat  # the bids side by side
     for msgid in ("Decision memo", "The choice and why", "Rationale", "Sizing plan"):
         assert _(msgid) in flat, f"{_(msgid)!r} not in the {language} memo"
     if language == "en":
