@@ -12,8 +12,9 @@ evaluator has marked; an evaluator's own mark replaces it (with a note when it d
 * the design-balance criterion (``COMPLIANCE_CRITERIA``) reads the compliance check
   against the sizing plan: any item that fails gives 0; otherwise 5 less
   ``POINTS_PER_WARNING`` = 1 for each item that warns (short by at most the tolerance,
-  or not stated: "ask the vendor"), floor 0. Without a plan there are no items and no
-  automatic score.
+  or not stated: "ask the vendor"), floor 0. Items the plan does not state (no
+  plan yet: every item warns with nothing required) are not counted; with none left
+  there is no automatic score.
 
 The findings are those the viewer may see (a sealed envelope withholds price-derived
 pitfalls from a technical evaluator), so an automatic score never carries what the
@@ -81,6 +82,7 @@ def _pitfall_score(code: str, pitfall: PitfallCode, found: Sequence[Pitfall]):
 
 
 def _compliance_score(code: str, items: Sequence[ComplianceItem]) -> AutoScore | None:
+    items = [i for i in items if i.required is not None]
     if not items:
         return None
     short = tuple(i for i in items if i.status != ComplianceStatus.PASS)

@@ -17,6 +17,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from clusterbuy.models import DeploymentSite
 from sizing.models import Workload, WorkloadKind
 
 from .checklist_default import section_title
@@ -33,6 +34,7 @@ from .models import ChecklistSection, Decision
 SNAPSHOT_VERSION = 1
 LANGUAGES = ("en", "zh-hans")
 _PLAN_FIELDS = (
+    "accelerator",
     "accelerator_name",
     "gpu_count",
     "nodes",
@@ -310,9 +312,9 @@ def memo_context(decision: Decision, *, redact=lambda text: text) -> dict:
     return {
         "snap": snap,
         "requirement": requirement,
-        "budget_min": _fmt_money(requirement.get("budget_min")),
-        "budget_max": _fmt_money(requirement.get("budget_max")),
-        "plan": snap["plan"],
+        "budget": _budget(requirement),
+        "site": _choice_label(DeploymentSite, requirement.get("deployment_site")),
+        "plan": _plan(snap["plan"]),
         "section_rows": [
             {
                 "title": s["titles"]["zh-hans" if zh else "en"],
@@ -332,11 +334,37 @@ def memo_context(decision: Decision, *, redact=lambda text: text) -> dict:
     }
 
 
-def _kind_label(kind: str | None) -> str:
+def _choice_label(choices, code: str | None) -> str:
     try:
-        return str(WorkloadKind(kind).label)
+        return str(choices(code).label)
     except ValueError:
-        return kind or "—"
+        return code or "—"
+
+
+def _kind_label(kind: str | None) -> str:
+    return _choice_label(WorkloadKind, kind)
+
+
+def _budget(requirement: dict) -> str:
+    low, high = requirement.get("budget_min"), requirement.get("budget_max")
+    if low is None and high is None:
+        return "—"
+    return f"{requirement['currency']} {_fmt_money(low)} – {_fmt_money(high)}"
+
+
+def _plan(plan: dict | None) -> dict | None:
+    """The plan's figures as shown: names for codes, "—" for what it does not say."""
+    if not plan:
+        return None
+    return {
+        "accelerator": plan.get("accelerator_name") or plan.get("accelerator") or "—",
+        "gpu_count": _fmt(plan.get("gpu_count")),
+        "nodes": _fmt(plan.get("nodes")),
+        "fabric": plan.get("fabric") or "—",
+        "storage_tb": _fmt(plan.get("storage_tb"), 0),
+        "it_power_kw": _fmt(plan.get("it_power_kw")),
+        "cooling": _fmt(plan.get("cooling")),
+    }
 
 
 def decision_memo_pdf(decision: Decision, *, redact=lambda text: text) -> bytes:

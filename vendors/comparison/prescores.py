@@ -38,9 +38,10 @@ def evidence_lines(auto: AutoScore, lang: str) -> list[str]:
         ]
     lines = []
     for item in auto.compliance:
+        unit = f" {item.unit}" if item.unit else ""
         text = (
             f"{compliance_label(item.item)}: {_number(item.offered)} / "
-            f"{_number(item.required)} {item.unit} ({status_label(item.status)})"
+            f"{_number(item.required)}{unit} ({status_label(item.status)})"
         )
         note = item.note_for(lang)
         lines.append(f"{text} — {note}" if note else text)

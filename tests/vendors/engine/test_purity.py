@@ -9,7 +9,7 @@ def test_vendor_engines_import_without_loading_django():
     code = (
         "import importlib, pkgutil, sys\n"
         "import vendors.compliance, vendors.detectors, vendors.importing, "
-        "vendors.scoring\n"
+        "vendors.scoring, vendors.autoscore\n"
         "detector_modules = [\n"
         "    importlib.import_module(f'vendors.detectors.{info.name}')\n"
         "    for info in pkgutil.iter_modules(vendors.detectors.__path__)\n"
