@@ -54,8 +54,9 @@ def on_model_change(sender, **kwargs) -> None:
 
 
 # Bumped when the cached context's shape changes (v2: the result carries its
-# Visibility), so an entry pickled by the previous release is never read.
-CONTEXT_SHAPE = "v2"
+# Visibility; v3: its columns carry automatic scores and unscored sections), so an
+# entry pickled by the previous release is never read.
+CONTEXT_SHAPE = "v3"
 
 
 def cache_key(procurement, blind: bool, prices_hidden: bool) -> str:

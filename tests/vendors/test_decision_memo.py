@@ -164,3 +164,9 @@ def test_the_decision_page_links_the_memo_and_hides_it_from_a_blind_reader(
     assert client_for(it_lead).get(url).status_code == 403
     assert memo(api_for(it_lead), procurement, "en").status_code == 403
     assert memo(api_for(buyer), procurement, "en").status_code == 200
+
+
+def test_an_outsider_gets_no_memo(decided, api_for, client_for, outsider, procurement):
+    url = reverse("vendors:decision-memo", args=[procurement.pk])
+    assert client_for(outsider).get(url).status_code == 404
+    assert memo(api_for(outsider), procurement, "en").status_code == 404

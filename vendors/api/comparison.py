@@ -44,7 +44,14 @@ class ComparisonEntrySerializer(serializers.Serializer):
     )
     compliance = serializers.ListField(child=serializers.DictField())
     pitfalls = serializers.ListField(child=serializers.DictField())
-    scores = serializers.DictField()
+    scores = serializers.DictField(
+        help_text="section code -> points (0-5, null: unscored), technical_100, "
+        "weighted_total; complete (every section in the rank fully scored), "
+        "unscored_sections and partial_sections (section codes: the rank is "
+        "provisional), automatic (criterion code -> {points, source, evidence, "
+        "counted}: the score the pitfall and compliance findings give, counted "
+        "until an evaluator scores the criterion)"
+    )
     disagreements = serializers.ListField(child=serializers.CharField())
     excluded = serializers.BooleanField()
     rank = serializers.IntegerField(allow_null=True)

@@ -44,6 +44,9 @@ class ScoreInputSerializer(serializers.Serializer):
         required=False,
         allow_blank=True,
         default="",
+        help_text="why: required when the points differ from the criterion's "
+        "automatic score (comparison `scores.automatic`); such a mark is audited "
+        "as an override",
         **model_field_limits(Score, "note"),
     )
 
