@@ -23,6 +23,7 @@ ENGINES = (
     "tco.engine",
     "vendors.detectors",
     "vendors.scoring",
+    "vendors.autoscore",
     "vendors.compliance",
     "vendors.capability",
     "vendors.importing",

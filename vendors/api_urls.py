@@ -66,4 +66,9 @@ urlpatterns = [
         name="api-comparison",
     ),
     path(f"{P}/decision/", comparison.DecisionView.as_view(), name="api-decision"),
+    path(
+        f"{P}/decision/memo.pdf",
+        comparison.DecisionMemoView.as_view(),
+        name="api-decision-memo",
+    ),
 ]

@@ -83,7 +83,7 @@ def visible_audit(
         entry.target_label = labels.get(entry.target, entry.target)
         if entry.action == AuditAction.BID and entry.target in BID_FIELDS + ("vendor",):
             entry.target_label = str(Bid._meta.get_field(entry.target).verbose_name)
-        elif entry.action == AuditAction.SCORE and criteria:
+        elif entry.action in (AuditAction.SCORE, AuditAction.OVERRIDE) and criteria:
             entry.target_label = criteria.get(entry.target, entry.target)
         elif entry.target.startswith("imported: "):
             entry.target_label = _("imported from %(file)s") % {

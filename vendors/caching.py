@@ -54,9 +54,9 @@ def on_model_change(sender, **kwargs) -> None:
 
 
 # Bumped when the cached context's shape changes (v2: the result carries its
-# Visibility; v3: what each bid delivers), so an entry pickled by the previous
-# release is never read.
-CONTEXT_SHAPE = "v4"
+# Visibility; v3: what each bid delivers; v4: the TCO breakdown; v5: automatic scores
+# and unscored sections), so an entry pickled by the previous release is never read.
+CONTEXT_SHAPE = "v5"
 
 
 def cache_key(procurement, blind: bool, prices_hidden: bool) -> str:

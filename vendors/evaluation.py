@@ -1,17 +1,17 @@
 """Evaluation of the bids: settings (blind grading, sealed envelope, threshold,
-weights), evaluators' scores, the technical submission and the decision.
+weights), evaluators' scores (held against the automatic scores) and the technical
+submission. The decision is `vendors.decisions`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from clusterbuy.access import Capability, can
 from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
 
@@ -22,7 +22,6 @@ from .models import (
     Bid,
     ChecklistCriterion,
     ChecklistSection,
-    Decision,
     EvaluationSettings,
     Score,
     TechnicalSubmission,
@@ -216,33 +215,49 @@ def record_score(
     evaluator,
     points: int,
     note: str = "",
+    automatic: Mapping[str, float] | None = None,
 ) -> Score:
-    """Create or change one evaluator's mark (0-5) on one criterion, with an audit row."""
+    """Create or change one evaluator's mark (0-5) on one criterion, with an audit row
+    (``automatic``: as in `record_scores`; the demo seeds marks without findings)."""
     settings_row = ensure_evaluation_settings(procurement=bid.procurement)
-    return _record_mark(settings_row, bid, criterion, evaluator, points, note)
+    auto = (automatic or {}).get(criterion.code)
+    return _record_mark(settings_row, bid, criterion, evaluator, points, note, auto)
 
 
 @transaction.atomic
-def record_scores(*, bid: Bid, evaluator, scores: Iterable[ScoreMark]) -> list[Score]:
+def record_scores(
+    *,
+    bid: Bid,
+    evaluator,
+    scores: Iterable[ScoreMark],
+    automatic: Mapping[str, float],
+) -> list[Score]:
     """An evaluator's marks on one bid, all or none: one refused mark (an unknown or
-    price criterion, points outside 0-5, scoring closed or sealed) rolls back the
-    marks recorded before it, so a form posted with one bad value changes nothing."""
+    price criterion, points outside 0-5, scoring closed or sealed, an automatic score
+    overridden without a note) rolls back the marks recorded before it, so a form
+    posted with one bad value changes nothing.
+
+    ``automatic`` (criterion code -> points, `comparison.automatic_points`) holds the
+    automatic scores the evaluator sees: a mark that differs from one needs a note
+    saying why, and is audited as an override."""
     settings_row = ensure_evaluation_settings(procurement=bid.procurement)
     criteria = list(
         ChecklistCriterion.objects.filter(
             section__template_id=settings_row.template_id
         ).select_related("section")
     )
+    marks = [(_criterion_for(mark.criterion, criteria), mark) for mark in scores]
     return [
         _record_mark(
             settings_row,
             bid,
-            _criterion_for(mark.criterion, criteria),
+            criterion,
             evaluator,
             mark.points,
             mark.note,
+            automatic.get(criterion.code),
         )
-        for mark in scores
+        for criterion, mark in marks
     ]
 
 
@@ -268,6 +283,7 @@ def _record_mark(
     evaluator,
     points: int,
     note: str,
+    automatic: float | None = None,
 ) -> Score:
     procurement = bid.procurement
     if settings_row.scoring_closed:
@@ -288,16 +304,30 @@ def _record_mark(
             _("You have submitted your technical scores; they can no longer change."),
             field="points",
         )
+    overrides = automatic is not None and points != automatic
+    if overrides and not note.strip():
+        raise ServiceError(
+            _(
+                "“%(criterion)s” is scored %(automatic)s automatically from the "
+                "findings; give a note saying why it deserves %(points)s."
+            )
+            % {
+                "criterion": criterion.display_text,
+                "automatic": f"{automatic:g}",
+                "points": points,
+            },
+            field="note",
+        )
     score, old = _claim_score(bid, criterion, evaluator, points, note)
     if old != points or score.note != note:
         record_audit(
             procurement=procurement,
             bid=bid,
             actor=evaluator,
-            action=AuditAction.SCORE,
+            action=AuditAction.OVERRIDE if overrides else AuditAction.SCORE,
             target=criterion.code,
-            old=old,
-            new=points,
+            old=f"{automatic:g}" if overrides and old is None else old,
+            new=f"{points}: {note.strip()}" if overrides else points,
         )
     score.points = points
     score.note = note
@@ -342,34 +372,3 @@ def submit_technical_scores(*, procurement: Procurement, evaluator) -> None:
             old="",
             new="submitted",
         )
-
-
-@transaction.atomic
-def record_decision(
-    *, procurement: Procurement, user, bid: Bid, rationale: str
-) -> Decision:
-    """Stage 5: the chosen bid and why. Only a role with DECIDE (manager, admin)."""
-    if not can(user, Capability.DECIDE):
-        raise ServiceError(_("Only a manager can record the decision."), field="bid")
-    if bid.procurement_id != procurement.pk:
-        raise ServiceError(_("No such bid."), field="bid")
-    if not rationale.strip():
-        raise ServiceError(_("Give the rationale for the decision."), field="rationale")
-    decision = Decision.objects.filter(procurement=procurement).first()
-    old = None if decision is None else f"bid {decision.bid_id}: {decision.rationale}"
-    if decision is None:
-        decision = Decision(procurement=procurement)
-    decision.bid = bid
-    decision.rationale = rationale
-    decision.decided_by = user
-    decision.save()
-    record_audit(
-        procurement=procurement,
-        bid=bid,
-        actor=user,
-        action=AuditAction.DECISION,
-        target="decision",
-        old=old,
-        new=f"bid {bid.pk}: {rationale}",
-    )
-    return decision

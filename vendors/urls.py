@@ -73,4 +73,9 @@ urlpatterns = [
         name="comparison-export",
     ),
     path(f"{P}/decision/", evaluation.decision, name="decision"),
+    path(
+        f"{P}/decision/memo.pdf",
+        evaluation.decision_memo_pdf,
+        name="decision-memo",
+    ),
 ]

@@ -133,6 +133,9 @@ def test_on_make_run_the_button_answers_at_once_and_the_progress_bar_shows(
     )
 
     assert answer["first_paint_ms"] is not None
+    # The POST that queues the run answers inside the budget whatever the load: it
+    # only enqueues (measured 77 ms at load 2.9 per core, ~120 ms at load 4).
+    assert 0 < answer["post_ms"] < ANSWER_BUDGET_MS, answer
     load_per_core = os.getloadavg()[0] / (os.cpu_count() or 1)
     if load_per_core <= 1.0:
         assert answer["first_paint_ms"] < ANSWER_BUDGET_MS, answer

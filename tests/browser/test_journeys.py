@@ -288,6 +288,10 @@ def score_all(page: Page, points: int) -> None:
     assert selects.count() >= 10
     for select in selects.all():
         select.select_option(str(points))
+    # A mark that differs from an automatic score (pitfall flags, compliance) needs
+    # a note saying why.
+    for note in form.locator("input[name^=note_]").all():
+        note.fill("Checked against the proposal")
     form.get_by_role("button", name="Save scores").click()
     expect(page.get_by_role("status")).to_contain_text("Scores saved")
 

@@ -170,7 +170,7 @@ def _load_org_b() -> dict:
     from clusterbuy.models import Procurement
     from sizing.models import SizingPlan, Workload
     from tco.models import TcoRun, TcoScenario
-    from vendors import attachments, checklists, evaluation, suppliers
+    from vendors import attachments, checklists, decisions, suppliers
     from vendors.models import Bid, BidAttachment, CaseStudy, ChecklistTemplate
 
     call_command("load_catalog", verbosity=0)
@@ -213,7 +213,7 @@ def _load_org_b() -> dict:
         "checklist_template": template,
     }
     if not hasattr(procurement, "vendor_decision"):
-        evaluation.record_decision(
+        decisions.record_decision(
             procurement=procurement, user=admin, bid=bid, rationale="Isolation check"
         )
     missing = [k for k, v in objects.items() if v is None]

@@ -31,10 +31,11 @@ SERVE_8B = {
 @pytest.fixture
 def h200_plan(db, procurement, it_lead):
     services.load_reference_catalog()
+    procurement.region = "cn"  # the procurement's fact, not the questionnaire's
+    procurement.save(update_fields=["region"])
     services.save_requirement(
         procurement=procurement,
         user=it_lead,
-        region="cn",
         accelerator_key="h200-sxm-141gb",
         data_tb=2.0,
     )

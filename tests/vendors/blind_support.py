@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.factories import pdf_bytes
 from tests.vendors.test_support import BALANCED_TEXT, line
-from vendors import attachments, bids, evaluation, suppliers
+from vendors import attachments, bids, decisions, evaluation, suppliers
 
 ZEBRA = "Zebracorp"
 QUOKKA = "Quokka Systems"
@@ -128,7 +128,7 @@ def blind_sealed_bids(*, procurement, buyer, manager=None, admin=None) -> dict:
         note=f"{QUOKKA} answered every question",
     )
     if admin is not None:
-        evaluation.record_decision(
+        decisions.record_decision(
             procurement=procurement,
             user=admin,
             bid=zebra,

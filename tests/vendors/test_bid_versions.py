@@ -264,6 +264,8 @@ def test_a_form_posted_without_its_version_saves_nothing(client_for, buyer, bid)
 def test_the_same_first_mark_recorded_twice_is_one_score(bid, it_lead):
     mark = evaluation.ScoreMark(criterion="arch_data", points=4, note="seen")
     for _attempt in range(2):
-        evaluation.record_scores(bid=bid, evaluator=it_lead, scores=[mark])
+        evaluation.record_scores(
+            bid=bid, evaluator=it_lead, scores=[mark], automatic={}
+        )
     assert Score.objects.filter(bid=bid, evaluator=it_lead).count() == 1
     assert AuditEntry.objects.filter(action="score").count() == 1

@@ -285,6 +285,9 @@ def test_the_score_form_refuses_a_note_too_long(client_for, it_lead, procurement
             f"points_{criterion.pk}": "4",
             f"note_{criterion.pk}": "x" * (LONG_TEXT_MAX_CHARS + 1),
         },
+        HTTP_ACCEPT_LANGUAGE="en",
     )
-    assert response.status_code == 302
+    # The form is shown again with the error (and the posted values), nothing saved.
+    assert response.status_code == 400
+    assert "An evidence note is at most" in response.content.decode()
     assert not Score.objects.exists()

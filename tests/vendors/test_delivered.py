@@ -30,10 +30,12 @@ TRAIN_70B = {
 @pytest.fixture
 def h200_plan(db, procurement, it_lead):
     sizing_services.load_reference_catalog()
+    # The region is the procurement's fact (issue 12: the questionnaire reads it).
+    procurement.region = "cn"
+    procurement.save(update_fields=["region"])
     sizing_services.save_requirement(
         procurement=procurement,
         user=it_lead,
-        region="cn",
         accelerator_key="h200-sxm-141gb",
         data_tb=2.0,
     )

@@ -24,7 +24,7 @@ def test_one_refused_mark_records_none_of_the_others(bid, it_lead):
         evaluation.ScoreMark(criterion="arch_scenario", points=9),
     ]
     with pytest.raises(ServiceError) as refused:
-        evaluation.record_scores(bid=bid, evaluator=it_lead, scores=marks)
+        evaluation.record_scores(bid=bid, evaluator=it_lead, scores=marks, automatic={})
     assert refused.value.field == "points"
     assert Score.objects.count() == 0
     assert not AuditEntry.objects.filter(action="score").exists()
@@ -39,6 +39,7 @@ def test_marks_name_a_criterion_by_code_or_id(bid, it_lead):
             evaluation.ScoreMark(criterion="arch_data", points=4, note="asked"),
             evaluation.ScoreMark(criterion=scenario.pk, points=2),
         ],
+        automatic={},
     )
     assert [(s.criterion.code, s.points, s.note) for s in saved] == [
         ("arch_data", 4, "asked"),
@@ -49,6 +50,7 @@ def test_marks_name_a_criterion_by_code_or_id(bid, it_lead):
             bid=bid,
             evaluator=it_lead,
             scores=[evaluation.ScoreMark(criterion="no_such", points=1)],
+            automatic={},
         )
     assert unknown.value.field == "criterion"
 

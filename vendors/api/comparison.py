@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
-from django.http import Http404
+import json
+
+from django.http import Http404, HttpResponse
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from clusterbuy.access import Capability
 from clusterbuy.bounds import model_field_limits
 from clusterbuy.permissions import IsMember, capability_for_writes
 
-from .. import comparison, evaluation, visibility
+from .. import comparison, decision_memo, decisions, visibility
 from ..models import Bid, Decision
 from .scoping import ProcurementScopedMixin
 
@@ -66,7 +72,14 @@ class ComparisonEntrySerializer(serializers.Serializer):
         "tokens_per_second, concurrent_requests, meets_latency, ...], "
         "promised_training_days, promised_tokens_per_s; null without a sizing plan",
     )
-    scores = serializers.DictField()
+    scores = serializers.DictField(
+        help_text="section code -> points (0-5, null: unscored), technical_100, "
+        "weighted_total; complete (every section in the rank fully scored), "
+        "unscored_sections and partial_sections (section codes: the rank is "
+        "provisional), automatic (criterion code -> {points, source, evidence, "
+        "counted}: the score the pitfall and compliance findings give, counted "
+        "until an evaluator scores the criterion)"
+    )
     disagreements = serializers.ListField(child=serializers.CharField())
     excluded = serializers.BooleanField()
     rank = serializers.IntegerField(allow_null=True)
@@ -106,6 +119,11 @@ class DecisionSerializer(serializers.Serializer):
     rationale = serializers.CharField(**model_field_limits(Decision, "rationale"))
     decided_by = serializers.CharField(read_only=True)
     decided_at = serializers.DateTimeField(read_only=True)
+    memo = serializers.CharField(
+        read_only=True,
+        allow_null=True,
+        help_text="URL of the decision memo PDF (rendered from the frozen snapshot)",
+    )
 
 
 class DecisionView(ProcurementScopedMixin, APIView):
@@ -113,12 +131,17 @@ class DecisionView(ProcurementScopedMixin, APIView):
 
     permission_classes = [capability_for_writes(Capability.DECIDE)]
 
-    def _data(self, decision):
+    def _data(self, decision, request):
         return {
             "bid": decision.bid_id,
             "rationale": decision.rationale,
             "decided_by": getattr(decision.decided_by, "username", None),
             "decided_at": decision.decided_at,
+            "memo": reverse(
+                "api-decision-memo", args=[decision.procurement_id], request=request
+            )
+            if decision.snapshot
+            else None,
         }
 
     @extend_schema(responses=DecisionSerializer)
@@ -130,7 +153,7 @@ class DecisionView(ProcurementScopedMixin, APIView):
         shown = visibility.visibility_for(
             procurement=self.procurement(), user=request.user
         )
-        return Response(shown.redact_tree(self._data(decision)))
+        return Response(shown.redact_tree(self._data(decision, request)))
 
     @extend_schema(request=DecisionSerializer, responses=DecisionSerializer)
     def put(self, request, procurement_pk):
@@ -142,10 +165,53 @@ class DecisionView(ProcurementScopedMixin, APIView):
         ).first()
         if bid is None:
             raise serializers.ValidationError({"bid": [_("No such bid.")]})
-        decision = evaluation.record_decision(
+        decision = decisions.record_decision(
             procurement=procurement,
             user=request.user,
             bid=bid,
             rationale=data.validated_data["rationale"],
         )
-        return Response(self._data(decision))
+        return Response(self._data(decision, request))
+
+
+class PdfRenderer(BaseRenderer):
+    """Lets a client ask for ``Accept: application/pdf``; errors stay JSON text."""
+
+    media_type = "application/pdf"
+    format = "pdf"
+    charset = None
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        if isinstance(data, bytes):
+            return data
+        return json.dumps(data, default=str).encode()
+
+
+class DecisionMemoView(ProcurementScopedMixin, APIView):
+    """The decision memo PDF (zh or en by Accept-Language), rendered from the
+    comparison frozen when the decision was recorded: later bid edits do not change
+    it. 404 without a decision; 403 while its vendor names or prices are hidden from
+    you (blind grading, sealed envelope)."""
+
+    permission_classes = [IsMember]
+    renderer_classes = [JSONRenderer, PdfRenderer]
+
+    @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
+    def get(self, request, procurement_pk):
+        procurement = self.procurement()
+        decision = getattr(procurement, "vendor_decision", None)
+        if decision is None or not decision.snapshot:
+            raise Http404(_("No decision yet."))
+        if not decisions.memo_readable(decision=decision, user=request.user):
+            raise PermissionDenied(
+                _("The memo shows vendor names and prices you may not see yet.")
+            )
+        shown = visibility.visibility_for(procurement=procurement, user=request.user)
+        response = HttpResponse(
+            decision_memo.decision_memo_pdf(decision, redact=shown.redact),
+            content_type="application/pdf",
+        )
+        response["Content-Disposition"] = (
+            f'attachment; filename="{decision_memo.memo_filename(decision)}"'
+        )
+        return response

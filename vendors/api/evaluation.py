@@ -13,7 +13,7 @@ from clusterbuy.access import Capability, require
 from clusterbuy.bounds import model_field_limits
 from clusterbuy.permissions import IsMember, capability_for_writes
 
-from .. import evaluation, visibility
+from .. import comparison, evaluation, visibility
 from ..evaluation import SECTION_WEIGHT_MAX
 from ..models import ChecklistTemplate, EvaluationSettings, Score
 from .scoping import ProcurementScopedMixin
@@ -44,6 +44,9 @@ class ScoreInputSerializer(serializers.Serializer):
         required=False,
         allow_blank=True,
         default="",
+        help_text="why: required when the points differ from the criterion's "
+        "automatic score (comparison `scores.automatic`); such a mark is audited "
+        "as an override",
         **model_field_limits(Score, "note"),
     )
 
@@ -75,6 +78,7 @@ class ScoreView(ProcurementScopedMixin, APIView):
             bid=bid,
             evaluator=request.user,
             scores=[evaluation.ScoreMark(**data.validated_data)],
+            automatic=comparison.automatic_points(bid=bid, user=request.user),
         )
         return Response(ScoreSerializer(score).data, status=status.HTTP_201_CREATED)
 

@@ -38,6 +38,7 @@ from .labels import (
     severity_label,
     status_label,
 )
+from .prescores import automatic_json, automatic_points, provisional_notices
 from .pricing import CENT, Line, bid_lines, lines_are_valid, money, quoted_total
 from .radar import RADAR_COLOURS, RADAR_MAX_WIDTH_PX, radar_svg
 from .result import Column, Comparison, SectionInfo
@@ -62,6 +63,8 @@ __all__ = [
     "Row",
     "SectionInfo",
     "bid_lines",
+    "automatic_json",
+    "automatic_points",
     "bid_offer",
     "build_comparison",
     "comparison_context",
@@ -77,6 +80,7 @@ __all__ = [
     "pitfalls_for",
     "plan_needs",
     "procurement_facts",
+    "provisional_notices",
     "quoted_total",
     "radar_svg",
     "severity_label",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .delivered import delivered_json
 from .labels import current_language, rounded_number
+from .prescores import automatic_json
 from .result import Column, Comparison
 
 
@@ -19,6 +20,10 @@ def _scores(column: Column, comparison: Comparison) -> dict:
     scores["weighted_total"] = (
         None if column.weighted_total is None else round(column.weighted_total, 4)
     )
+    scores["complete"] = column.scores_complete
+    scores["unscored_sections"] = list(column.unscored_sections)
+    scores["partial_sections"] = list(column.partial_sections)
+    scores["automatic"] = automatic_json(column, current_language())
     return scores
 
 

@@ -1,56 +1,105 @@
 """From the evaluators' marks to section points (0-5), the technical score, the price
-score and the rank of every bid (the arithmetic itself is in `vendors.scoring`)."""
+score and the rank of every bid (the arithmetic itself is in `vendors.scoring`).
+
+A criterion no evaluator has marked counts with its automatic score when it has one
+(`vendors.autoscore`: the pitfall and compliance findings the viewer sees); an
+evaluator's mark replaces it. A section that counts in the rank (weight above 0; the
+price section unless prices are hidden from the viewer) with no score at all is
+listed in ``Column.unscored_sections``, one with some criteria unscored in
+``Column.partial_sections``: its rank is provisional, and the page says so.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from decimal import Decimal
 
-from .. import scoring
+from .. import autoscore, scoring
 from ..models import Bid, EvaluationSettings
 from .result import Column, SectionInfo
 
 
 def _section_points(
-    section: SectionInfo, marks: dict[int, list[float]], disagreement: float
-) -> tuple[float | None, dict[str, scoring.CriterionScore]]:
+    section: SectionInfo,
+    marks: dict[int, list[float]],
+    automatic: Mapping[str, autoscore.AutoScore],
+    disagreement: float,
+) -> tuple[float | None, dict[str, scoring.CriterionScore], int]:
+    """(section points, the evaluators' aggregate per criterion, how many criteria
+    have a score: an evaluator's or the automatic one)."""
     criteria_scores: dict[str, scoring.CriterionScore] = {}
     engine_criteria = []
     means: dict[str, float] = {}
     for criterion in section.criteria:
         points = marks.get(criterion.pk)
-        if not points:
+        if points:
+            agg = scoring.aggregate_criterion(
+                criterion.code, points, disagreement_points=disagreement
+            )
+            criteria_scores[criterion.code] = agg
+            means[criterion.code] = agg.mean_points
+        elif criterion.code in automatic:
+            means[criterion.code] = automatic[criterion.code].points
+        else:
             continue
-        agg = scoring.aggregate_criterion(
-            criterion.code, points, disagreement_points=disagreement
-        )
-        criteria_scores[criterion.code] = agg
-        means[criterion.code] = agg.mean_points
         engine_criteria.append(
             scoring.Criterion(criterion.code, section.code, float(criterion.weight))
         )
+    scored = len(engine_criteria)
     if not engine_criteria or sum(c.weight for c in engine_criteria) <= 0:
-        return None, criteria_scores
+        return None, criteria_scores, scored
     return (
         scoring.section_score(section.code, means, engine_criteria).points,
         criteria_scores,
+        scored,
     )
 
 
 def score_sections(
     column: Column, bid: Bid, sections: list[SectionInfo], disagreement: float
 ) -> None:
-    """Points of every scored section; price sections are left for `rank_columns`."""
+    """Points of every scored section, evaluators' marks first, automatic scores for
+    the criteria nobody marked; price sections are left for `rank_columns`."""
     marks: dict[int, list[float]] = defaultdict(list)
     for score in bid.scores.all():
         marks[score.criterion_id].append(float(score.points))
+    column.automatic = autoscore.automatic_scores(
+        [c.code for s in sections if not s.auto_price for c in s.criteria],
+        column.pitfalls,
+        column.compliance,
+    )
     for section in sections:
         if section.auto_price:
             column.sections[section.code] = None  # filled in by rank_columns
             continue
-        points, criteria = _section_points(section, marks, disagreement)
+        points, criteria, scored = _section_points(
+            section, marks, column.automatic, disagreement
+        )
         column.sections[section.code] = points
         column.criteria.update(criteria)
+        if section.weight <= 0:
+            continue
+        if points is None:
+            column.unscored_sections.append(section.code)
+        elif scored < len(section.criteria):
+            column.partial_sections.append(section.code)
+
+
+def _unscored_prices(
+    columns: list[Column], sections: list[SectionInfo], prices_hidden: bool
+) -> None:
+    """A price section with no price score counts 0 in the rank (no valid TCO):
+    unscored. Hidden prices are not in the viewer's rank; an excluded bid has none."""
+    order = {s.code: index for index, s in enumerate(sections)}
+    for column in columns:
+        if not prices_hidden and not column.excluded:
+            column.unscored_sections += [
+                s.code
+                for s in sections
+                if s.auto_price and s.weight > 0 and column.sections.get(s.code) is None
+            ]
+        column.unscored_sections.sort(key=order.__getitem__)
 
 
 def _technical(column: Column, sections: list[SectionInfo]) -> float:
@@ -135,13 +184,13 @@ def rank_columns(
         column.technical_100 = _technical(column, sections)
     ids = {str(c.bid.pk): c for c in columns}
     tco = {str(c.bid.pk): c.tco_value for c in columns if c.tco_value > 0}
-    if prices_hidden:
-        _rank_on_technical(ids)
-        return
     price_weight = sum(s.weight for s in sections if s.auto_price)
     tech_weight = sum(s.weight for s in sections if not s.auto_price)
-    if settings_row.sealed_envelope and tech_weight + price_weight > 0:
+    if prices_hidden:
+        _rank_on_technical(ids)
+    elif settings_row.sealed_envelope and tech_weight + price_weight > 0:
         threshold = settings_row.technical_threshold or 0.0
         _rank_sealed_envelope(ids, tco, sections, threshold)
-        return
-    _rank_weighted(ids, tco, sections)
+    else:
+        _rank_weighted(ids, tco, sections)
+    _unscored_prices(columns, sections, prices_hidden)

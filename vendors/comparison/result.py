@@ -84,6 +84,16 @@ class Column:
     def tco_breakdown_list(self) -> list[dict]:
         return breakdown_rows(self.tco_breakdown)
 
+    # Criterion code -> its automatic score from the findings (`vendors.autoscore`),
+    # and the sections that count in the rank with no score / some criteria unscored.
+    automatic: dict = field(default_factory=dict)
+    unscored_sections: list[str] = field(default_factory=list)
+    partial_sections: list[str] = field(default_factory=list)
+
+    @property
+    def scores_complete(self) -> bool:
+        return not self.unscored_sections and not self.partial_sections
+
     @property
     def hidden_cost_list(self) -> list[dict]:
         return [

@@ -10,6 +10,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from ..models import MONITORING_ITEMS, SUPPORT_CHANNELS
+from . import prescores
 from .claims import claims_cell
 from .delivered_rows import delivered_row_specs
 from .labels import (
@@ -389,10 +390,41 @@ def _section_row(section: SectionInfo, cols: list[Column]) -> Row:
         ]
         if cell.detail:
             cell.css += " disagreement"
+        cell.detail += _automatic_details(c, section, texts)
     return row
 
 
-def _result_group(cols: list[Column]) -> Group:
+def _automatic_details(
+    column: Column, section: SectionInfo, texts: dict[str, str]
+) -> list[Detail]:
+    """The automatic scores counted in the section, their evidence as the tooltip."""
+    lang = current_language()
+    return [
+        Detail(
+            _("%(criterion)s: %(points)s/5 (automatic)")
+            % {"criterion": texts[cr.code], "points": f"{auto.points:g}"},
+            title=" · ".join(prescores.evidence_lines(auto, lang)),
+        )
+        for cr in section.criteria
+        if (auto := column.automatic.get(cr.code)) and cr.code not in column.criteria
+    ]
+
+
+def _scored_row(comparison: Comparison) -> Row:
+    """Before the rank: how complete the scores behind it are."""
+    cols = comparison.columns
+    row = Row(_("Scores behind the rank"), [])
+    for c in cols:
+        notice = prescores.provisional_notice(c, comparison)
+        cell = Cell(notice or _("complete"), "provisional" if notice else "")
+        cell.detail = [
+            Detail(t) for t in prescores.unscored_titles(c, comparison.sections)
+        ]
+        row.cells.append(cell)
+    return row
+
+
+def _result_group(cols: list[Column], comparison: Comparison) -> Group:
     total = _numeric_row(
         _("Weighted total (0–100)"),
         [c.weighted_total for c in cols],
@@ -404,7 +436,7 @@ def _result_group(cols: list[Column]) -> Group:
         if c.excluded:
             cell.text = _("excluded (below technical threshold)")
             cell.css = "worst"
-    return Group(_("Result"), [total, rank])
+    return Group(_("Result"), [_scored_row(comparison), total, rank])
 
 
 def comparison_groups(comparison: Comparison) -> list[Group]:
@@ -422,5 +454,5 @@ def comparison_groups(comparison: Comparison) -> list[Group]:
         _pitfall_group(cols, lang),
         _spec_claims_group(cols),
         Group(_("Checklist scores (0–5)"), scores),
-        _result_group(cols),
+        _result_group(cols, comparison),
     ]

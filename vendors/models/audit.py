@@ -13,6 +13,7 @@ from .bids import Bid
 
 class AuditAction(models.TextChoices):
     SCORE = "score", _("Score")
+    OVERRIDE = "override", _("Automatic score overridden")
     WEIGHT = "weight", _("Weight")
     DECISION = "decision", _("Decision")
     SETTINGS = "settings", _("Evaluation settings")

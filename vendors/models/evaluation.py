@@ -94,3 +94,7 @@ class Decision(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     decided_at = models.DateTimeField(auto_now=True)
+    # The comparison as the decider saw it when recording the decision (columns with
+    # totals, flags, compliance, ranks, weights; `vendors.decision_memo.snapshot`):
+    # the memo renders from it, so later edits of a bid do not change the record.
+    snapshot = models.JSONField(default=dict, blank=True, editable=False)

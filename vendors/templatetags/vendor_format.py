@@ -32,3 +32,12 @@ def figure(bid, name: str):
     if name in bid.invalid_fields:
         return _("invalid")
     return getattr(bid, name)
+
+
+@register.simple_tag
+def provisional_notices(result):
+    """The comparison's bids ranked on incomplete scores (see
+    `vendors.comparison.prescores.provisional_notices`)."""
+    from vendors.comparison.prescores import provisional_notices as notices
+
+    return notices(result)

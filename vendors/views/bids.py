@@ -137,25 +137,60 @@ def _attachments(bid, visibility) -> dict:
 @login_required
 def bid_detail(request, pk, bid_pk):
     procurement = access_procurement(request.user, pk)
-    bid = bid_or_404(procurement, bid_pk)
+    return render_bid_detail(request, procurement, bid_or_404(procurement, bid_pk))
+
+
+def _score_rows(bid, user, column, sections, posted=None) -> list[dict]:
+    """The score form: per section, each criterion with the evaluator's mark (or the
+    posted one when the form is shown again) and the automatic score with its
+    evidence when the findings give one."""
+    mine = {s.criterion_id: s for s in bid.scores.filter(evaluator=user)}
+    automatic = comparison.automatic_json(column, get_language() or "en")
+    rows = []
+    for section in sections:
+        if section.auto_price:
+            continue
+        criteria = []
+        for criterion in section.criteria.all():
+            score = mine.get(criterion.pk)
+            points = "" if score is None else str(score.points)
+            note = "" if score is None else score.note
+            if posted is not None:
+                points = posted.get(f"points_{criterion.pk}", "")
+                note = posted.get(f"note_{criterion.pk}", "")
+            criteria.append(
+                {
+                    "criterion": criterion,
+                    "points": points,
+                    "note": note,
+                    "auto": automatic.get(criterion.code),
+                }
+            )
+        rows.append({"title": section.display_title, "criteria": criteria})
+    return rows
+
+
+def render_bid_detail(request, procurement, bid, *, score_error=None, posted=None):
+    """The bid page; with ``score_error`` (a refused score form, shown again with the
+    posted values) answered 400."""
     result = comparison.build_comparison(procurement=procurement, user=request.user)
     sections = evaluation.checklist_sections(result.settings)
     visibility = result.visibility
     visibility.mask_bid(bid)
-    return render_procurement(
+    column = next(c for c in result.columns if c.bid.pk == bid.pk)
+    response = render_procurement(
         request,
         procurement,
         "vendors/bid_detail.html",
         {
             "bid": bid,
-            "column": next(c for c in result.columns if c.bid.pk == bid.pk),
+            "column": column,
             "result": result,
             "line_items": visibility.mask_rows(bid.line_items.all(), ["description"]),
             "hide_prices": visibility.prices_hidden,
             "sections": sections,
-            "my_scores": {
-                s.criterion_id: s for s in bid.scores.filter(evaluator=request.user)
-            },
+            "score_rows": _score_rows(bid, request.user, column, sections, posted),
+            "score_error": score_error,
             "line_form": LineItemForm(),
             "upload_form": UploadForm(),
             "audit": audit.visible_audit(
@@ -175,6 +210,9 @@ def bid_detail(request, pk, bid_pk):
         },
         active="bids",
     )
+    if score_error is not None:
+        response.status_code = 400
+    return response
 
 
 @login_required

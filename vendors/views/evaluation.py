@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -12,9 +14,10 @@ from django.views.decorators.http import require_POST
 from clusterbuy.access import Capability, access_procurement
 from clusterbuy.services import ServiceError
 
-from .. import evaluation
+from .. import comparison, decision_memo, decisions, evaluation, visibility
 from ..forms import DecisionForm, EvaluationSettingsForm, score_marks
-from .bids import bid_or_404
+from ..models import Decision
+from .bids import bid_or_404, render_bid_detail
 
 
 @login_required
@@ -24,13 +27,17 @@ def score(request, pk, bid_pk):
     bid = bid_or_404(procurement, bid_pk)
     try:
         saved = evaluation.record_scores(
-            bid=bid, evaluator=request.user, scores=score_marks(request.POST)
+            bid=bid,
+            evaluator=request.user,
+            scores=score_marks(request.POST),
+            automatic=comparison.automatic_points(bid=bid, user=request.user),
         )
     except ServiceError as exc:
-        messages.error(request, exc.message)
-    else:
-        if saved:
-            messages.success(request, _("Scores saved."))
+        return render_bid_detail(
+            request, procurement, bid, score_error=exc.message, posted=request.POST
+        )
+    if saved:
+        messages.success(request, _("Scores saved."))
     return redirect("vendors:bid-detail", pk=pk, bid_pk=bid_pk)
 
 
@@ -67,7 +74,7 @@ def decision(request, pk):
     form = DecisionForm(request.POST, procurement=procurement)
     if form.is_valid():
         try:
-            evaluation.record_decision(
+            decisions.record_decision(
                 procurement=procurement, user=request.user, **form.cleaned_data
             )
         except ServiceError as exc:
@@ -77,3 +84,25 @@ def decision(request, pk):
     else:
         messages.error(request, _("Choose a bid and give the rationale."))
     return redirect("vendors:comparison", pk=pk)
+
+
+@login_required
+def decision_memo_pdf(request, pk):
+    """The decision memo, rendered from the decision's frozen snapshot."""
+    procurement = access_procurement(request.user, pk)
+    decision = Decision.objects.filter(procurement=procurement).first()
+    if decision is None or not decision.snapshot:
+        raise Http404(_("No decision yet."))
+    if not decisions.memo_readable(decision=decision, user=request.user):
+        raise PermissionDenied(
+            _("The memo shows vendor names and prices you may not see yet.")
+        )
+    shown = visibility.visibility_for(procurement=procurement, user=request.user)
+    response = HttpResponse(
+        decision_memo.decision_memo_pdf(decision, redact=shown.redact),
+        content_type="application/pdf",
+    )
+    response["Content-Disposition"] = (
+        f'attachment; filename="{decision_memo.memo_filename(decision)}"'
+    )
+    return response

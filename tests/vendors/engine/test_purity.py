@@ -8,8 +8,8 @@ REPO = Path(__file__).resolve().parents[3]
 def test_vendor_engines_import_without_loading_django():
     code = (
         "import importlib, pkgutil, sys\n"
-        "import vendors.capability, vendors.compliance, vendors.detectors, "
-        "vendors.importing, vendors.scoring, vendors.spec_claims\n"
+        "import vendors.autoscore, vendors.capability, vendors.compliance, "
+        "vendors.detectors, vendors.importing, vendors.scoring, vendors.spec_claims\n"
         "detector_modules = [\n"
         "    importlib.import_module(f'vendors.detectors.{info.name}')\n"
         "    for info in pkgutil.iter_modules(vendors.detectors.__path__)\n"

@@ -1,0 +1,78 @@
+"""Stage 5, the decision: the chosen bid, why, who decided, and the comparison frozen
+as the decider saw it (`decision_memo.comparison_snapshot`), from which the decision
+memo is rendered."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clusterbuy.access import Capability, can
+from clusterbuy.models import Procurement
+from clusterbuy.services import ServiceError
+
+from .audit import record_audit
+from .comparison import build_comparison
+from .decision_memo import comparison_snapshot
+from .models import AuditAction, Bid, Decision
+from .visibility import viewer_variant
+
+
+@transaction.atomic
+def record_decision(
+    *, procurement: Procurement, user, bid: Bid, rationale: str
+) -> Decision:
+    """Stage 5: the chosen bid and why. Only a role with DECIDE (manager, admin).
+    Recording it again replaces the choice and freezes a new snapshot."""
+    if not can(user, Capability.DECIDE):
+        raise ServiceError(_("Only a manager can record the decision."), field="bid")
+    if bid.procurement_id != procurement.pk:
+        raise ServiceError(_("No such bid."), field="bid")
+    if not rationale.strip():
+        raise ServiceError(_("Give the rationale for the decision."), field="rationale")
+    decision = (
+        Decision.objects.select_for_update().filter(procurement=procurement).first()
+    )
+    old = None if decision is None else f"bid {decision.bid_id}: {decision.rationale}"
+    if decision is None:
+        decision = Decision(procurement=procurement)
+    snapshot = comparison_snapshot(
+        build_comparison(procurement=procurement, user=user), chosen_bid_id=bid.pk
+    )
+    snapshot.update(
+        rationale=rationale,
+        decided_by=user.get_full_name() or user.get_username(),
+        decided_at=timezone.localtime().strftime("%Y-%m-%d %H:%M"),
+    )
+    decision.bid = bid
+    decision.rationale = rationale
+    decision.decided_by = user
+    decision.snapshot = snapshot
+    decision.save()
+    record_audit(
+        procurement=procurement,
+        bid=bid,
+        actor=user,
+        action=AuditAction.DECISION,
+        target="decision",
+        old=old,
+        new=f"bid {bid.pk}: {rationale}",
+    )
+    return decision
+
+
+def memo_readable(*, decision: Decision, user) -> bool:
+    """Whether ``user`` may read the memo: its snapshot shows no more than they may
+    see now (vendor names only to a viewer who is not blind, prices only to one
+    whose prices are not sealed, `visibility.viewer_variant`)."""
+    if not decision.snapshot:
+        return False
+    settings_row = getattr(decision.procurement, "evaluation_settings", None)
+    if settings_row is None:
+        return True
+    blind, prices_hidden = viewer_variant(decision.procurement, settings_row, user)
+    snap = decision.snapshot
+    return (not blind or snap.get("blind", False)) and (
+        not prices_hidden or snap.get("prices_hidden", False)
+    )
