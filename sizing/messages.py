@@ -175,7 +175,8 @@ def _figure(value: Any, unit: str) -> str:
 
 def describe_bottleneck(bottleneck: dict) -> dict:
     """The bottleneck with ``title``, ``text`` (the sentence) and ``value_text`` /
-    ``limit_text`` (figure and unit) in the active language."""
+    ``limit_text`` (figure and unit) in the active language: plain strings, fixed
+    when called (not lazy), like every other text this module hands out."""
     code = bottleneck.get("code", "")
     unit = bottleneck.get("unit") or ""
     value = _figure(bottleneck.get("value"), unit)
@@ -193,7 +194,7 @@ def describe_bottleneck(bottleneck: dict) -> dict:
 
     return {
         **bottleneck,
-        "title": BOTTLENECK_TITLES.get(code, code),
+        "title": str(BOTTLENECK_TITLES.get(code, code)),
         "text": text,
         "value_text": shown(value),
         "limit_text": shown(limit),
@@ -364,7 +365,7 @@ QUANTITY_LABELS: dict[str, Any] = {
 def _explained_value(value: Any) -> Any:
     """A readable figure: a few significant digits, words for yes/no."""
     if isinstance(value, bool):
-        return _("yes") if value else _("no")
+        return str(_("yes") if value else _("no"))
     if isinstance(value, int):
         return f"{value:,}"
     if isinstance(value, float):
@@ -376,7 +377,7 @@ def _explained_value(value: Any) -> Any:
             return f"{value:,.1f}"
         return f"{value:.4g}"
     if isinstance(value, str):
-        return COOLING_LABELS.get(value, value)
+        return str(COOLING_LABELS.get(value, value))
     if isinstance(value, list) and all(isinstance(v, dict) for v in value):
         return "; ".join(remedy_summary(v) for v in value) if value else "—"
     return value
@@ -396,7 +397,7 @@ def describe_explanation(entries: list[dict]) -> list[dict]:
         rows.append(
             {
                 **entry,
-                "label": label,
+                "label": str(label),
                 "value": _explained_value(entry.get("value")),
                 "unit": str(
                     UNIT_LABELS.get(entry.get("unit", ""), entry.get("unit", ""))

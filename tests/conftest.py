@@ -63,6 +63,22 @@ def _media_root(settings):
     settings.MEDIA_ROOT = os.environ["MEDIA_ROOT"]
 
 
+@pytest.fixture(autouse=True)
+def _no_language_left_active():
+    """Each test starts with no language active, as Django's test environment sets up.
+
+    LocaleMiddleware activates the request's language in the calling thread and never
+    deactivates it, so a test-client request leaves its language (say "en" from a
+    cookie) active for every later test in the process: lazy texts a later test turns
+    into strings come out in that language, not the default, depending on the order.
+    """
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
 # --- personas -------------------------------------------------------------------
 
 

@@ -54,6 +54,29 @@ def test_every_bottleneck_sentence_is_chinese_on_a_chinese_page(code):
     assert "english" not in described["text"]
 
 
+def test_texts_are_fixed_in_the_language_active_when_described():
+    # Strings, not lazy texts: a lazy title or label would be rendered in whatever
+    # language is active later (here English), not the page's.
+    bottleneck = {"code": "over_budget", "severity": "warning", "message": "english"}
+    bottleneck.update(value=12.5, limit=10.0, unit="GB")
+    entries = [
+        {"quantity": "training.hfu", "value": 0.4, "unit": "", "formula": ""},
+        {"quantity": "power.cooling", "value": "liquid", "unit": "", "formula": ""},
+        {"quantity": "power.redundant_feeds", "value": True, "unit": "", "formula": ""},
+    ]
+    with translation.override("zh-hans"):
+        described = messages.describe_bottleneck(bottleneck)
+        rows = messages.describe_explanation(entries)
+    with translation.override("en"):
+        assert described["title"] == "超出预算"
+        assert [row["label"] for row in rows] == [
+            "硬件 FLOPs 利用率（HFU）",
+            "散热",
+            "冗余供电回路",
+        ]
+        assert [row["value"] for row in rows] == ["0.4", "液冷", "是"]
+
+
 def test_sentence_is_filled_with_the_figures_in_their_unit():
     bottleneck = {
         "code": "memory_exceeds_capacity",
