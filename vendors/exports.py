@@ -19,7 +19,9 @@ def _cell(value):
     return escape_cell(str(value)) if value is not None else ""
 
 
-def comparison_xlsx(result: Comparison) -> bytes:
+def comparison_xlsx(result: Comparison, *, groups: list | None = None) -> bytes:
+    """``groups``: the table rows of ``result`` when the caller has them (the cached
+    page context), else drawn here."""
     import openpyxl
     from openpyxl.comments import Comment
     from openpyxl.styles import Font, PatternFill
@@ -36,7 +38,7 @@ def comparison_xlsx(result: Comparison) -> bytes:
         "best": PatternFill("solid", fgColor="D1FAE5"),
         "worst": PatternFill("solid", fgColor="FEE2E2"),
     }
-    for group in comparison_groups(result):
+    for group in comparison_groups(result) if groups is None else groups:
         sheet.append([_cell(group.label)])
         sheet.cell(row=sheet.max_row, column=1).font = Font(bold=True)
         for row in group.rows:
@@ -69,15 +71,19 @@ def font_url() -> str:
     return f"file://{path}" if path else ""
 
 
-def comparison_pdf(result: Comparison, *, request=None) -> bytes:
+def comparison_pdf(
+    result: Comparison, *, groups: list | None = None, radar=None, request=None
+) -> bytes:
+    """``groups`` and ``radar``: those of ``result`` when the caller has them (the
+    cached page context), else drawn here."""
     from weasyprint import HTML
 
     html = render_to_string(
         "vendors/comparison_pdf.html",
         {
             "result": result,
-            "groups": comparison_groups(result),
-            "radar": radar_svg(result),
+            "groups": comparison_groups(result) if groups is None else groups,
+            "radar": radar_svg(result) if radar is None else radar,
             "font_url": font_url(),
         },
         request=request,

@@ -9,13 +9,14 @@ One module per seam, in the order the data flows:
 - `build`: `build_comparison`, the one entry point that assembles them for a viewer;
 - `table`, `radar`, `export`: the HTML table rows, the SVG radar, the API JSON;
 - `labels`: shown names of the codes the pure modules return;
-- `cache`: `comparison_context`, the page's context read through the cache.
+- `cache`: `comparison_context`, the page's context read through the cache;
+- `reweight`: `reweighted`, a built comparison ranked under other weights (no rebuild).
 
 Callers import from here (`from vendors import comparison`).
 """
 
 from .build import build_comparison
-from .cache import comparison_context
+from .cache import comparison_context, reweighted_context
 from .checks import (
     bid_offer,
     compliance_for,
@@ -41,6 +42,7 @@ from .labels import (
 from .pricing import CENT, Line, bid_lines, lines_are_valid, money, quoted_total
 from .radar import RADAR_COLOURS, RADAR_MAX_WIDTH_PX, radar_svg
 from .result import Column, Comparison, SectionInfo
+from .reweight import reweighted
 from .table import Cell, Detail, Group, Row, comparison_groups
 
 __all__ = [
@@ -79,6 +81,8 @@ __all__ = [
     "procurement_facts",
     "quoted_total",
     "radar_svg",
+    "reweighted",
+    "reweighted_context",
     "severity_label",
     "status_label",
 ]

@@ -2,6 +2,8 @@
 
 The key (vendors.caching) carries the data version, the language and the viewer
 variant from `visibility.viewer_variant`, the same rule `build_comparison` applies.
+Tried weights (`reweighted_context`) and the XLSX/PDF exports start from that same
+entry: a weight change re-ranks its columns (`reweight`), nothing is built again.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from django.template.loader import render_to_string
 from .. import caching, evaluation, visibility
 from .build import build_comparison
 from .radar import radar_svg
+from .reweight import reweighted
 from .table import comparison_groups
 
 
@@ -42,3 +45,17 @@ def comparison_context(*, procurement, user) -> dict:
     if enabled:
         cache.set(key, context, caching.TTL_SECONDS)
     return context
+
+
+def reweighted_context(context: dict, weights: dict | None) -> dict:
+    """A `comparison_context` ranked under the tried ``weights`` (not saved): its
+    comparison re-ranked (`reweight`), the table and radar drawn again from it;
+    `ServiceError` for a bad weight."""
+    if not weights:
+        return context
+    result = reweighted(context["result"], weights)
+    return {
+        "result": result,
+        "groups": comparison_groups(result),
+        "radar": radar_svg(result),
+    }
