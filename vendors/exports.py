@@ -7,6 +7,7 @@ starting with "=" cannot run as a formula in Excel (OWASP CSV injection).
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
@@ -71,6 +72,35 @@ def font_url() -> str:
     return f"file://{path}" if path else ""
 
 
+#: Bids per table of the PDF (A4 landscape); a larger comparison is printed as several
+#: tables of as many bids and without the notes under each figure, which would make
+#: it dozens of pages (and seconds of rendering per page) at 50 bids.
+PDF_BIDS_PER_TABLE = 10
+
+
+def _blocks(result: Comparison, groups: list, per_table: int) -> list[dict]:
+    """The table cut into tables of ``per_table`` bids, each with every row."""
+    blocks = []
+    for start in range(0, max(len(result.columns), 1), per_table):
+        end = start + per_table
+        blocks.append(
+            {
+                "columns": result.columns[start:end],
+                "groups": [
+                    replace(
+                        group,
+                        rows=[
+                            replace(row, cells=row.cells[start:end])
+                            for row in group.rows
+                        ],
+                    )
+                    for group in groups
+                ],
+            }
+        )
+    return blocks
+
+
 def comparison_pdf(
     result: Comparison, *, groups: list | None = None, radar=None, request=None
 ) -> bytes:
@@ -78,11 +108,15 @@ def comparison_pdf(
     cached page context), else drawn here."""
     from weasyprint import HTML
 
+    groups = comparison_groups(result) if groups is None else groups
     html = render_to_string(
         "vendors/comparison_pdf.html",
         {
             "result": result,
-            "groups": comparison_groups(result) if groups is None else groups,
+            "groups": groups,
+            "blocks": _blocks(result, groups, PDF_BIDS_PER_TABLE),
+            "details": len(result.columns) <= PDF_BIDS_PER_TABLE,
+            "per_table": PDF_BIDS_PER_TABLE,
             "radar": radar_svg(result) if radar is None else radar,
             "font_url": font_url(),
         },
