@@ -53,9 +53,10 @@ def _cache_settings() -> dict:
     }
 
 
-def _pdf_floor_ms(rows: int, bids: int) -> float:
-    """A plain table of ``rows`` x ``bids`` short figures, cut like the export's
-    (`exports.PDF_BIDS_PER_TABLE` bids per table), in the export's font."""
+def _pdf_floor_ms(groups: list[int], bids: int) -> float:
+    """A plain table shaped like the export's (a heading row per group, then its rows
+    of one short figure per bid; `exports.PDF_BIDS_PER_TABLE` bids per table), in the
+    export's font, with no notes, colours or chart."""
     from weasyprint import HTML
 
     from vendors import exports
@@ -65,8 +66,12 @@ def _pdf_floor_ms(rows: int, bids: int) -> float:
     for start in range(0, bids, per):
         width = min(per, bids - start)
         body = "".join(
-            f"<tr><th>行 row {r}</th>" + "<td>12,345,678</td>" * width + "</tr>"
-            for r in range(rows)
+            f"<tr><th colspan='{width + 1}'>组 group {g}</th></tr>"
+            + "".join(
+                f"<tr><th>行 row {r}</th>" + "<td>12,345,678</td>" * width + "</tr>"
+                for r in range(rows)
+            )
+            for g, rows in enumerate(groups)
         )
         tables.append(
             f"<table><colgroup><col style='width:40mm'>{'<col>' * width}</colgroup>"
@@ -170,8 +175,8 @@ def _figures() -> list[tuple[str, float, str]]:
             (f"{BIDS} bids: {label}: ratio to target", value / target, "x"),
         ]
     groups = comparison.comparison_context(procurement=procurement, user=user)["groups"]
-    rows = sum(len(g.rows) + 1 for g in groups)
-    floor = _pdf_floor_ms(rows, BIDS)
+    rows = sum(len(g.rows) for g in groups)
+    floor = _pdf_floor_ms([len(g.rows) for g in groups], BIDS)
     pdf = next(
         v for label, v, _ in figures if label.endswith("PDF export (target < 2000)")
     )
