@@ -216,3 +216,42 @@ def test_exports_read_the_cached_comparison(
         )
         assert response.status_code == 200
         assert response.content.startswith(magic)
+
+
+def _pdf_text(result) -> str:
+    import io
+
+    import pypdf
+    from django.utils import translation
+
+    from vendors import exports
+
+    with translation.override("en"):
+        pdf = exports.comparison_pdf(result)
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    return "\n".join(page.extract_text() for page in reader.pages)
+
+
+def test_the_pdf_prints_tables_of_ten_bids_and_notes_only_up_to_ten(
+    org, procurement, buyer, it_lead
+):
+    from django.utils import translation
+
+    from vendors import exports
+
+    assert exports.PDF_BIDS_PER_TABLE == 10
+    _add_bids(procurement, org, it_lead, 2)
+    two = comparison.build_comparison(procurement=procurement, user=buyer)
+    text = _pdf_text(two)
+    # No sizing plan: every compliance item is a warning with its note under it.
+    with translation.override("en"):
+        note = two.columns[0].compliance_list[0]["note"]
+    assert note and note[:20] in text
+    assert "left out of the PDF" not in text
+    _add_bids(procurement, org, it_lead, 9, start=2)
+    eleven = comparison.build_comparison(procurement=procurement, user=buyer)
+    text = _pdf_text(eleven)
+    assert "More than 10 bids: the notes under each figure" in text
+    # Two tables, each with every row: the first row's label printed twice.
+    assert text.count("Quoted price") == 2
+    assert "Vendor 00" in text and "Vendor 10" in text
