@@ -8,6 +8,9 @@ entry: a weight change re-ranks its columns (`reweight`), nothing is built again
 
 from __future__ import annotations
 
+import copy
+from dataclasses import replace
+
 from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import render_to_string
@@ -43,8 +46,21 @@ def comparison_context(*, procurement, user) -> dict:
     }
     context["grid_html"] = render_to_string("vendors/_comparison_grid.html", context)
     if enabled:
-        cache.set(key, context, caching.TTL_SECONDS)
+        cache.set(key, _for_cache(context), caching.TTL_SECONDS)
     return context
+
+
+def _for_cache(context: dict) -> dict:
+    """The context as stored: each bid without the rows prefetched to build its column
+    (line items, marks, case studies; two thirds of the pickled model instances), which
+    nothing reads once the columns are built. The returned context keeps them."""
+    result = context["result"]
+    columns = []
+    for column in result.columns:
+        bid = copy.copy(column.bid)
+        bid._prefetched_objects_cache = {}
+        columns.append(replace(column, bid=bid))
+    return {**context, "result": replace(result, columns=columns)}
 
 
 def reweighted_context(context: dict, weights: dict | None) -> dict:
