@@ -203,19 +203,54 @@ def _section_codes(procurement):
     return [s.code for s in evaluation.checklist_sections(row)]
 
 
-def test_exports_read_the_cached_comparison(
+def _export(client, procurement, fmt, magic):
+    response = client.get(
+        reverse("vendors:comparison-export", args=[procurement.pk, fmt])
+    )
+    assert response.status_code == 200
+    assert response.content.startswith(magic)
+    return response.content
+
+
+def test_exports_read_the_cached_comparison_and_are_kept_beside_it(
     client_for, monkeypatch, org, procurement, buyer, it_lead
 ):
+    from vendors import exports
+
     _add_bids(procurement, org, it_lead, 3)
     client = client_for(buyer)
     client.get(reverse("vendors:comparison", args=[procurement.pk]))
     _refuse_builds(monkeypatch)
-    for fmt, magic in (("xlsx", b"PK"), ("pdf", b"%PDF")):
-        response = client.get(
-            reverse("vendors:comparison-export", args=[procurement.pk, fmt])
-        )
-        assert response.status_code == 200
-        assert response.content.startswith(magic)
+    first = {
+        fmt: _export(client, procurement, fmt, magic)
+        for fmt, magic in (("xlsx", b"PK"), ("pdf", b"%PDF"))
+    }
+    # Again: the same bytes, not drawn again.
+    monkeypatch.setattr(exports, "comparison_xlsx", _refuse)
+    monkeypatch.setattr(exports, "comparison_pdf", _refuse)
+    assert _export(client, procurement, "xlsx", b"PK") == first["xlsx"]
+    assert _export(client, procurement, "pdf", b"%PDF") == first["pdf"]
+
+
+def test_a_blind_viewer_never_gets_an_export_kept_for_another_variant(
+    client_for, org, procurement, buyer, it_lead
+):
+    import io
+
+    import pypdf
+
+    _add_bids(procurement, org, it_lead, 2)
+    evaluation.update_evaluation_settings(
+        procurement=procurement, user=buyer, blind_grading=True
+    )
+
+    def text(user):
+        pdf = _export(client_for(user), procurement, "pdf", b"%PDF")
+        return "".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages)
+
+    assert "Vendor 01" in text(buyer)  # the buyer may see names, exports first
+    assert "Vendor 01" not in text(it_lead)
+    assert "Vendor 01" in text(buyer)
 
 
 def _pdf_text(result) -> str:

@@ -16,7 +16,12 @@ Callers import from here (`from vendors import comparison`).
 """
 
 from .build import build_comparison
-from .cache import comparison_context, reweighted_context
+from .cache import (
+    cached_export,
+    comparison_context,
+    export_cache_key,
+    reweighted_context,
+)
 from .checks import (
     bid_offer,
     compliance_for,
@@ -65,12 +70,14 @@ __all__ = [
     "SectionInfo",
     "bid_lines",
     "bid_offer",
+    "cached_export",
     "build_comparison",
     "comparison_context",
     "comparison_groups",
     "comparison_json",
     "compliance_for",
     "evidence_kinds",
+    "export_cache_key",
     "fill_in_help",
     "lines_are_valid",
     "money",

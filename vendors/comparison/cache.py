@@ -9,6 +9,7 @@ entry: a weight change re-ranks its columns (`reweight`), nothing is built again
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import replace
 
 from django.conf import settings
@@ -48,6 +49,33 @@ def comparison_context(*, procurement, user) -> dict:
     if enabled:
         cache.set(key, _for_cache(context), caching.TTL_SECONDS)
     return context
+
+
+def cached_export(*, procurement, user, fmt: str, render: Callable[[dict], bytes]):
+    """Export ``fmt`` of the viewer's comparison: ``render(comparison_context(...))``,
+    kept in the cache beside that context (its key, so the same data version, language
+    and viewer variant, and its lifetime): the same export again costs a cache read."""
+    key, variant = _export_key(procurement, user, fmt)
+    enabled = settings.COMPARISON_CACHE_ENABLED
+    data = cache.get(key) if enabled else None
+    if data is None:
+        context = comparison_context(procurement=procurement, user=user)
+        data = render(context)
+        result = context["result"]
+        if enabled and (result.blind, result.prices_hidden) == variant:
+            cache.set(key, data, caching.TTL_SECONDS)
+    return data
+
+
+def export_cache_key(*, procurement, user, fmt: str) -> str:
+    """Where `cached_export` keeps export ``fmt`` for this viewer (benchmarks clear it)."""
+    return _export_key(procurement, user, fmt)[0]
+
+
+def _export_key(procurement, user, fmt: str) -> tuple[str, tuple[bool, bool]]:
+    settings_row = evaluation.evaluation_settings_for(procurement=procurement)
+    variant = visibility.viewer_variant(procurement, settings_row, user)
+    return f"{caching.cache_key(procurement, *variant)}:export:{fmt}", variant
 
 
 def _for_cache(context: dict) -> dict:

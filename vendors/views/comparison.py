@@ -77,17 +77,28 @@ def comparison_export(request, pk, fmt):
     procurement = access_procurement(request.user, pk)
     if fmt not in ("xlsx", "pdf"):
         raise Http404
-    # The page's cached comparison, table and radar: an export builds nothing again.
-    context = comparison.comparison_context(procurement=procurement, user=request.user)
-    result, groups = context["result"], context["groups"]
+    # From the page's cached comparison, table and radar (an export builds nothing
+    # again), and itself kept beside them.
     if fmt == "xlsx":
-        data = exports.comparison_xlsx(result, groups=groups)
         content_type = XLSX_CONTENT_TYPE
+
+        def draw(context):
+            return exports.comparison_xlsx(context["result"], groups=context["groups"])
+
     else:
-        data = exports.comparison_pdf(
-            result, groups=groups, radar=context["radar"], request=request
-        )
         content_type = "application/pdf"
+
+        def draw(context):
+            return exports.comparison_pdf(
+                context["result"],
+                groups=context["groups"],
+                radar=context["radar"],
+                request=request,
+            )
+
+    data = comparison.cached_export(
+        procurement=procurement, user=request.user, fmt=fmt, render=draw
+    )
     response = HttpResponse(data, content_type=content_type)
     response["Content-Disposition"] = (
         f'attachment; filename="comparison-{procurement.pk}.{fmt}"'
