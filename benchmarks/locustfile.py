@@ -1,7 +1,7 @@
 """Locust scenarios of `benchmarks/bench_load.py` (run it through that module).
 
 Three request kinds, each its own user class so each has its own rate:
-- the bid comparison page of a procurement with 10 bids, as a logged-in buyer;
+- the bid comparison page of a procurement with 50 bids, as a logged-in buyer;
 - ``POST /api/v1/sizing/estimate`` and ``POST /api/v1/tco/estimate`` with a token.
 
 bench_load.py passes the target through the environment: BENCH_PROCUREMENT_ID,
@@ -53,7 +53,7 @@ TCO_BODY = {
 
 
 class ComparisonUser(HttpUser):
-    """A buyer reloading the comparison of 10 bids."""
+    """A buyer reloading the comparison of 50 bids."""
 
     weight = 1
     wait_time = between(2, 5)
@@ -79,7 +79,7 @@ class ComparisonUser(HttpUser):
     def comparison(self) -> None:
         with self.client.get(
             f"/procurements/{PROCUREMENT_ID}/comparison/",
-            name="comparison page (10 bids)",
+            name="comparison page (50 bids)",
             allow_redirects=False,
             catch_response=True,
         ) as response:

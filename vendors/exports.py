@@ -7,6 +7,7 @@ starting with "=" cannot run as a formula in Excel (OWASP CSV injection).
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from decimal import Decimal
 
 from django.contrib.staticfiles import finders
@@ -21,7 +22,9 @@ def _cell(value):
     return escape_cell(str(value)) if value is not None else ""
 
 
-def comparison_xlsx(result: Comparison) -> bytes:
+def comparison_xlsx(result: Comparison, *, groups: list | None = None) -> bytes:
+    """``groups``: the table rows of ``result`` when the caller has them (the cached
+    page context), else drawn here."""
     import openpyxl
     from openpyxl.comments import Comment
     from openpyxl.styles import Font, PatternFill
@@ -38,7 +41,7 @@ def comparison_xlsx(result: Comparison) -> bytes:
         "best": PatternFill("solid", fgColor="D1FAE5"),
         "worst": PatternFill("solid", fgColor="FEE2E2"),
     }
-    for group in comparison_groups(result):
+    for group in comparison_groups(result) if groups is None else groups:
         sheet.append([_cell(group.label)])
         sheet.cell(row=sheet.max_row, column=1).font = Font(bold=True)
         for row in group.rows:
@@ -110,15 +113,52 @@ def font_url() -> str:
     return f"file://{path}" if path else ""
 
 
-def comparison_pdf(result: Comparison, *, request=None) -> bytes:
+#: Bids per table of the PDF (A4 landscape); a larger comparison is printed as several
+#: tables of as many bids and without the notes under each figure, which would make
+#: it dozens of pages (and seconds of rendering per page) at 50 bids.
+PDF_BIDS_PER_TABLE = 10
+
+
+def _blocks(result: Comparison, groups: list, per_table: int) -> list[dict]:
+    """The table cut into tables of ``per_table`` bids, each with every row."""
+    blocks = []
+    for start in range(0, max(len(result.columns), 1), per_table):
+        end = start + per_table
+        blocks.append(
+            {
+                "columns": result.columns[start:end],
+                "groups": [
+                    replace(
+                        group,
+                        rows=[
+                            replace(row, cells=row.cells[start:end])
+                            for row in group.rows
+                        ],
+                    )
+                    for group in groups
+                ],
+            }
+        )
+    return blocks
+
+
+def comparison_pdf(
+    result: Comparison, *, groups: list | None = None, radar=None, request=None
+) -> bytes:
+    """``groups`` and ``radar``: those of ``result`` when the caller has them (the
+    cached page context), else drawn here."""
     from weasyprint import HTML
 
+    groups = comparison_groups(result) if groups is None else groups
     html = render_to_string(
         "vendors/comparison_pdf.html",
         {
             "result": result,
-            "groups": comparison_groups(result),
-            "radar": radar_svg(result),
+            "groups": groups,
+            "blocks": _blocks(result, groups, PDF_BIDS_PER_TABLE),
+            "details": len(result.columns) <= PDF_BIDS_PER_TABLE,
+            "per_table": PDF_BIDS_PER_TABLE,
+            "radar": radar_svg(result) if radar is None else radar,
             "font_url": font_url(),
         },
         request=request,

@@ -9,13 +9,19 @@ One module per seam, in the order the data flows:
 - `build`: `build_comparison`, the one entry point that assembles them for a viewer;
 - `table`, `radar`, `export`: the HTML table rows, the SVG radar, the API JSON;
 - `labels`: shown names of the codes the pure modules return;
-- `cache`: `comparison_context`, the page's context read through the cache.
+- `cache`: `comparison_context`, the page's context read through the cache;
+- `reweight`: `reweighted`, a built comparison ranked under other weights (no rebuild).
 
 Callers import from here (`from vendors import comparison`).
 """
 
 from .build import build_comparison
-from .cache import comparison_context
+from .cache import (
+    cached_export,
+    comparison_context,
+    export_cache_key,
+    reweighted_context,
+)
 from .checks import (
     bid_offer,
     compliance_for,
@@ -42,6 +48,7 @@ from .prescores import automatic_json, automatic_points, provisional_notices
 from .pricing import CENT, Line, bid_lines, lines_are_valid, money, quoted_total
 from .radar import RADAR_COLOURS, RADAR_MAX_WIDTH_PX, radar_svg
 from .result import Column, Comparison, SectionInfo
+from .reweight import reweighted
 from .table import Cell, Detail, Group, Row, comparison_groups
 
 __all__ = [
@@ -66,12 +73,14 @@ __all__ = [
     "automatic_json",
     "automatic_points",
     "bid_offer",
+    "cached_export",
     "build_comparison",
     "comparison_context",
     "comparison_groups",
     "comparison_json",
     "compliance_for",
     "evidence_kinds",
+    "export_cache_key",
     "fill_in_help",
     "lines_are_valid",
     "money",
@@ -83,6 +92,8 @@ __all__ = [
     "provisional_notices",
     "quoted_total",
     "radar_svg",
+    "reweighted",
+    "reweighted_context",
     "severity_label",
     "status_label",
 ]

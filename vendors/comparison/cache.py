@@ -2,9 +2,15 @@
 
 The key (vendors.caching) carries the data version, the language and the viewer
 variant from `visibility.viewer_variant`, the same rule `build_comparison` applies.
+Tried weights (`reweighted_context`) and the XLSX/PDF exports start from that same
+entry: a weight change re-ranks its columns (`reweight`), nothing is built again.
 """
 
 from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import replace
 
 from django.conf import settings
 from django.core.cache import cache
@@ -13,6 +19,7 @@ from django.template.loader import render_to_string
 from .. import caching, evaluation, visibility
 from .build import build_comparison
 from .radar import radar_svg
+from .reweight import reweighted
 from .table import comparison_groups
 
 
@@ -40,5 +47,59 @@ def comparison_context(*, procurement, user) -> dict:
     }
     context["grid_html"] = render_to_string("vendors/_comparison_grid.html", context)
     if enabled:
-        cache.set(key, context, caching.TTL_SECONDS)
+        cache.set(key, _for_cache(context), caching.TTL_SECONDS)
     return context
+
+
+def cached_export(*, procurement, user, fmt: str, render: Callable[[dict], bytes]):
+    """Export ``fmt`` of the viewer's comparison: ``render(comparison_context(...))``,
+    kept in the cache beside that context (its key, so the same data version, language
+    and viewer variant, and its lifetime): the same export again costs a cache read."""
+    key, variant = _export_key(procurement, user, fmt)
+    enabled = settings.COMPARISON_CACHE_ENABLED
+    data = cache.get(key) if enabled else None
+    if data is None:
+        context = comparison_context(procurement=procurement, user=user)
+        data = render(context)
+        result = context["result"]
+        if enabled and (result.blind, result.prices_hidden) == variant:
+            cache.set(key, data, caching.TTL_SECONDS)
+    return data
+
+
+def export_cache_key(*, procurement, user, fmt: str) -> str:
+    """Where `cached_export` keeps export ``fmt`` for this viewer (benchmarks clear it)."""
+    return _export_key(procurement, user, fmt)[0]
+
+
+def _export_key(procurement, user, fmt: str) -> tuple[str, tuple[bool, bool]]:
+    settings_row = evaluation.evaluation_settings_for(procurement=procurement)
+    variant = visibility.viewer_variant(procurement, settings_row, user)
+    return f"{caching.cache_key(procurement, *variant)}:export:{fmt}", variant
+
+
+def _for_cache(context: dict) -> dict:
+    """The context as stored: each bid without the rows prefetched to build its column
+    (line items, marks, case studies; two thirds of the pickled model instances), which
+    nothing reads once the columns are built. The returned context keeps them."""
+    result = context["result"]
+    columns = []
+    for column in result.columns:
+        bid = copy.copy(column.bid)
+        bid._prefetched_objects_cache = {}
+        columns.append(replace(column, bid=bid))
+    return {**context, "result": replace(result, columns=columns)}
+
+
+def reweighted_context(context: dict, weights: dict | None) -> dict:
+    """A `comparison_context` ranked under the tried ``weights`` (not saved): its
+    comparison re-ranked (`reweight`), the table and radar drawn again from it;
+    `ServiceError` for a bad weight."""
+    if not weights:
+        return context
+    result = reweighted(context["result"], weights)
+    return {
+        "result": result,
+        "groups": comparison_groups(result),
+        "radar": radar_svg(result),
+    }

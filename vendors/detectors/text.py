@@ -3,6 +3,7 @@ the character-shingle similarity that catches a copied proposal."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 _NON_TEXT = re.compile(r"[\W_]+", re.UNICODE)
@@ -20,10 +21,28 @@ def format_figure(value: float) -> str:
     return f"{float(value):.2f}".rstrip("0").rstrip(".")
 
 
-def shingles(text: str, n: int) -> set[str]:
+# A comparison checks every bid's proposal against every other bid's, so each text
+# would be cut into shingles once per pair (n² times for n bids): texts up to
+# _MEMO_MAX_CHARS are memoised, at most _MEMO_TEXTS of them (a few MB at most).
+_MEMO_MAX_CHARS = 8_000
+_MEMO_TEXTS = 128
+
+
+def shingles(text: str, n: int) -> frozenset[str]:
     """The character n-grams of ``text`` once case, whitespace and punctuation go."""
+    if len(text) <= _MEMO_MAX_CHARS:
+        return _memo_shingles(text, n)
+    return _shingles(text, n)
+
+
+@functools.lru_cache(maxsize=_MEMO_TEXTS)
+def _memo_shingles(text: str, n: int) -> frozenset[str]:
+    return _shingles(text, n)
+
+
+def _shingles(text: str, n: int) -> frozenset[str]:
     compact = _NON_TEXT.sub("", text.lower())
-    return {compact[i : i + n] for i in range(len(compact) - n + 1)}
+    return frozenset(compact[i : i + n] for i in range(len(compact) - n + 1))
 
 
 def text_similarity(a: str, b: str, *, n: int = 4) -> float:

@@ -18,22 +18,16 @@ from ..forms import DecisionForm, posted_weights, weights_form_class
 from .line_items import XLSX_CONTENT_TYPE
 
 
-def _comparison_context(request, procurement, weights=None) -> dict:
-    if not weights:
-        context = dict(
-            comparison.comparison_context(procurement=procurement, user=request.user)
-        )
-        context["weights_form"] = weights_form_class(context["result"].sections)()
-        return context
-    result = comparison.build_comparison(
-        procurement=procurement, user=request.user, weights=weights
+def _with_form(context: dict) -> dict:
+    context = dict(context)
+    context["weights_form"] = weights_form_class(context["result"].sections)()
+    return context
+
+
+def _comparison_context(request, procurement) -> dict:
+    return _with_form(
+        comparison.comparison_context(procurement=procurement, user=request.user)
     )
-    return {
-        "result": result,
-        "groups": comparison.comparison_groups(result),
-        "radar": comparison.radar_svg(result),
-        "weights_form": weights_form_class(result.sections)(),
-    }
 
 
 @login_required
@@ -54,22 +48,23 @@ def comparison_page(request, pk):
 @login_required
 @require_POST
 def comparison_weights(request, pk):
-    """htmx: recompute the table with the posted weights; "save" stores them."""
+    """htmx: the table ranked under the posted weights, re-ranked from the cached
+    comparison (nothing is built again); "save" also stores them."""
     procurement = access_procurement(request.user, pk)
-    sections = evaluation.checklist_sections(
-        evaluation.evaluation_settings_for(procurement=procurement)
-    )
+    built = comparison.comparison_context(procurement=procurement, user=request.user)
     try:
-        weights = posted_weights(request.POST, [s.code for s in sections])
+        weights = posted_weights(
+            request.POST, [s.code for s in built["result"].sections]
+        )
         if "save" in request.POST:
             require(request.user, Capability.SCORE_BIDS)
             evaluation.save_section_weights(
                 procurement=procurement, user=request.user, weights=weights
             )
             messages.success(request, _("Weights saved."))
-        context = _comparison_context(request, procurement, weights)
+        context = _with_form(comparison.reweighted_context(built, weights))
     except ServiceError as exc:
-        context = _comparison_context(request, procurement)
+        context = _with_form(built)
         context["weights_error"] = exc.message
     if not request.htmx:
         return redirect("vendors:comparison", pk=pk)
@@ -80,14 +75,30 @@ def comparison_weights(request, pk):
 @login_required
 def comparison_export(request, pk, fmt):
     procurement = access_procurement(request.user, pk)
-    result = comparison.build_comparison(procurement=procurement, user=request.user)
-    if fmt == "xlsx":
-        data, content_type = exports.comparison_xlsx(result), XLSX_CONTENT_TYPE
-    elif fmt == "pdf":
-        data = exports.comparison_pdf(result, request=request)
-        content_type = "application/pdf"
-    else:
+    if fmt not in ("xlsx", "pdf"):
         raise Http404
+    # From the page's cached comparison, table and radar (an export builds nothing
+    # again), and itself kept beside them.
+    if fmt == "xlsx":
+        content_type = XLSX_CONTENT_TYPE
+
+        def draw(context):
+            return exports.comparison_xlsx(context["result"], groups=context["groups"])
+
+    else:
+        content_type = "application/pdf"
+
+        def draw(context):
+            return exports.comparison_pdf(
+                context["result"],
+                groups=context["groups"],
+                radar=context["radar"],
+                request=request,
+            )
+
+    data = comparison.cached_export(
+        procurement=procurement, user=request.user, fmt=fmt, render=draw
+    )
     response = HttpResponse(data, content_type=content_type)
     response["Content-Disposition"] = (
         f'attachment; filename="comparison-{procurement.pk}.{fmt}"'
