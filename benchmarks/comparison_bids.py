@@ -89,6 +89,7 @@ def fill_demo_procurement(count: int = BIDS):
             )
             evaluation.record_scores(
                 bid=bid,
+                automatic={},  # bench marks: nothing to hold them against
                 evaluator=scorer,
                 scores=[
                     evaluation.ScoreMark(c.pk, (n + i) % 6)

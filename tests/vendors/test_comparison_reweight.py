@@ -33,6 +33,7 @@ def _criteria(procurement):
 def _score(bid, user, criteria, points_by_section, default=3):
     evaluation.record_scores(
         bid=bid,
+        automatic={},  # marks as given: no automatic score to hold them against
         evaluator=user,
         scores=[
             evaluation.ScoreMark(c.pk, points_by_section.get(c.section.code, default))

@@ -74,7 +74,7 @@ def test_the_decision_freezes_the_comparison_as_the_decider_saw_it(
         ]
     by_bid = {c["bid"]: c for c in snap["columns"]}
     assert by_bid[promise.pk]["pitfalls"][0]["reason_zh"]
-    assert {i["item"] for i in by_bid[balanced.pk]["compliance"]} >= {"gpu_count"}
+    assert {i["item"] for i in by_bid[balanced.pk]["compliance"]} >= {"compute"}
 
 
 def test_the_memo_pdf_reads_in_chinese_and_english(

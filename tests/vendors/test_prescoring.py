@@ -5,6 +5,7 @@ that rests on unscored sections says so."""
 import pytest
 from django.urls import reverse
 
+from sizing import services as sizing_services
 from tests.vendors.test_comparison import PLAN
 from tests.vendors.test_support import make_bid, make_vendor, three_bids
 from vendors import evaluation, plan_facts
@@ -83,26 +84,24 @@ def test_pitfall_flags_prescore_their_criteria_with_the_evidence(
 def test_compliance_prescores_the_design_balance_criterion(
     planned, api_for, buyer, org, procurement
 ):
+    sizing_services.load_reference_catalog()  # compute reads the catalog's peaks
     make_bid(procurement, make_vendor(org, "Short"), gpu_count=56)
     make_bid(procurement, make_vendor(org, "Full"))
     data = entries(api_for(buyer), procurement)
     short = data["Short"]["scores"]["automatic"]["arch_balance"]
-    # 56 of 64 GPUs is 12.5 % short, past the 10 % tolerance: fail -> 0.
+    # 56 of 64 H100 is 12.5 % short of the plan's compute, past the 10 % tolerance:
+    # 64 x 989 = 63.296 PFLOPS needed, 56 x 989 = 55.384 offered -> fail -> 0.
     assert short["points"] == 0.0
     assert short["source"] == "compliance"
-    assert short["evidence"][0].startswith("GPU count: 56 / 64 GPU (fail)")
+    assert short["evidence"][0].startswith(
+        "Compute delivered: 55.384 / 63.296 PFLOPS (fail)"
+    )
     full = data["Full"]["scores"]["automatic"]["arch_balance"]
-    # Every stated figure passes; three are not stated (no catalog row in the test
-    # database for the memory and the software stack; no scale-up domain given):
-    # three warnings -> 5 - 3 x 1 = 2.
-    assert full["points"] == 2.0
-    assert [line.split(":")[0] for line in full["evidence"]] == [
-        "Memory per GPU",
-        "Scale-up domain",
-        "Software compatibility",
-    ]
+    # The catalog states every figure of the plan's H100: all ten items pass -> 5.
+    assert full["points"] == 5.0
+    assert full["evidence"] == ["All 10 compliance items pass the sizing plan."]
     # Only arch_balance of the three architecture criteria has a score: partial.
-    assert data["Full"]["scores"]["architecture"] == 2.0
+    assert data["Full"]["scores"]["architecture"] == 5.0
     assert "architecture" in data["Full"]["scores"]["partial_sections"]
 
 
