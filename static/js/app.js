@@ -10,3 +10,12 @@ document.addEventListener("htmx:responseError", function (evt) {
   box.appendChild(li);
   if (!box.parentNode) document.querySelector("main").prepend(box);
 });
+// A select marked data-autosubmit submits its form when changed (the CSP forbids
+// inline onchange handlers; the <noscript> button is the fallback without JS).
+document.addEventListener("change", function (evt) {
+  var el = evt.target;
+  if (el && el.matches && el.matches("[data-autosubmit]") && el.form) {
+    if (el.form.requestSubmit) el.form.requestSubmit();
+    else el.form.submit();
+  }
+});
