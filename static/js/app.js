@@ -19,3 +19,16 @@ document.addEventListener("change", function (evt) {
     else el.form.submit();
   }
 });
+// TCO live estimate: when the input cannot be estimated at all the server keeps the
+// last good estimate on screen (HX-Reswap: none) and marks the note data-stale;
+// grey the estimate while it is.
+(function () {
+  function sync() {
+    var note = document.getElementById("tco-preview-note");
+    var box = document.getElementById("tco-preview");
+    if (note && box) box.style.opacity = note.hasAttribute("data-stale") ? "0.45" : "";
+  }
+  document.addEventListener("htmx:oobAfterSwap", sync);
+  document.addEventListener("htmx:afterSwap", sync);
+  document.addEventListener("DOMContentLoaded", sync);
+})();
