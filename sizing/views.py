@@ -16,8 +16,8 @@ from . import services
 from . import training_messages as training_texts
 from .engine import SizingInputError
 from .forms import QuickForm, RequirementForm, WorkloadForm
-from .quick_checks import quick_checks
 from .models import Accelerator, SizingPlan, Workload
+from .quick_checks import quick_checks
 
 
 def _preview(result: dict) -> dict:
