@@ -233,7 +233,10 @@ def workload_delete(request, pk, workload_id):
 @require_POST
 def workload_preview(request, pk):
     procurement = access_procurement(request.user, pk)
-    form = WorkloadForm(request.POST, instance=Workload(procurement=procurement))
+    data = request.POST.copy()
+    # The name is not needed for a preview (issue 13): the preview runs before it.
+    data["name"] = data.get("name") or _("Preview")
+    form = WorkloadForm(data, instance=Workload(procurement=procurement))
     context: dict = {"form": form}
     if form.is_valid():
         requirement = services.requirement_for(procurement=procurement)

@@ -163,3 +163,47 @@ def test_the_stage_filter_works_under_the_content_security_policy(
     expect(page.get_by_role("link", name=procurement.name)).to_have_count(0)
     assert page.js_errors == []
     assert console_errors == []
+
+
+def test_quick_calculator_follows_region_targets_and_invalid_counts(
+    page_en: Page, catalog
+):
+    page = page_en
+    console_errors = _console_errors(page)
+    page.goto("/quick/")
+    form = page.locator("#quick-form")
+    result = page.locator("#quick-result")
+
+    def answer(action) -> None:
+        with page.expect_response(
+            lambda r: r.url.endswith("/quick/") and r.request.method == "POST"
+        ) as response:
+            action()
+        assert response.value.status == 200
+
+    answer(lambda: form.locator("[name=accelerator]").select_option("h20-sxm-96gb"))
+    availability = result.locator("#quick-checks tr", has_text="Availability in")
+    expect(availability).to_contain_text("Outside China")
+    expect(availability).to_contain_text("cannot be bought")
+
+    answer(lambda: form.locator("[name=region]").select_option("cn"))
+    expect(availability).to_contain_text("Mainland China")
+    expect(availability).to_contain_text("can be bought under conditions")
+
+    answer(lambda: form.locator("[name=tpot_ms]").fill("1"))
+    expect(result.locator("#quick-checks tr", has_text="TPOT")).to_contain_text(
+        "misses target"
+    )
+
+    # GPU count 0: the browser's own check (min=1) must not hold the request back;
+    # the field error replaces the previous result.
+    answer(lambda: form.locator("[name=gpu_count]").fill("0"))
+    expect(result.locator("#quick-checks")).to_have_count(0)
+    expect(result).to_contain_text(
+        "GPU count: Ensure this value is greater than or equal to 1."
+    )
+    answer(lambda: form.locator("[name=gpu_count]").fill("8"))
+    expect(result.locator("#quick-checks")).to_be_visible()
+
+    assert page.js_errors == []
+    assert console_errors == []
