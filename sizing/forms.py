@@ -1,6 +1,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clusterbuy.models import Region
+
 from .models import (
     Accelerator,
     ModelPreset,
@@ -108,7 +110,7 @@ class WorkloadForm(forms.ModelForm):
 
 
 class QuickForm(forms.Form):
-    """Can model X train / serve on Y GPUs?"""
+    """Can model X train / serve on Y GPUs, in a region, within targets?"""
 
     kind = forms.ChoiceField(
         label=_("Task"),
@@ -116,12 +118,25 @@ class QuickForm(forms.Form):
         initial="inference",
     )
     model_preset = forms.ChoiceField(label=_("Model"))
+    region = forms.ChoiceField(
+        label=_("Where the hardware is bought"),
+        choices=Region.choices,
+        initial=Region.GLOBAL,
+        required=False,  # not given: outside China, the engine's default
+        help_text=_(
+            "Decides which accelerators can be bought (export rules), e.g. the "
+            "H20 in mainland China."
+        ),
+    )
     accelerator = forms.ChoiceField(label=_("Accelerator"))
     gpu_count = forms.IntegerField(
         label=_("GPU count"), min_value=1, max_value=100000, initial=8
     )
     tokens_b = forms.FloatField(
         label=_("training tokens (billions)"), required=False, min_value=0
+    )
+    target_days = forms.FloatField(
+        label=_("Target duration (days)"), required=False, min_value=0.01
     )
     context_tokens = forms.IntegerField(
         label=_("context (tokens)"), required=False, min_value=1, initial=2048
@@ -132,8 +147,24 @@ class QuickForm(forms.Form):
     concurrent_requests = forms.IntegerField(
         label=_("concurrent requests"), required=False, min_value=1, initial=16
     )
+    # Interactive chat targets, as in the demo's serving workload (sizing/demo.py):
+    # the first token within 2 s, then 50 ms per token (20 tokens/s per user).
+    ttft_ms = forms.FloatField(
+        label=_("TTFT target (ms)"),
+        required=False,
+        min_value=1,
+        max_value=3_600_000,
+        initial=2000,
+    )
+    tpot_ms = forms.FloatField(
+        label=_("TPOT target (ms)"),
+        required=False,
+        min_value=1,
+        max_value=3_600_000,
+        initial=50,
+    )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, region: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["model_preset"].choices = preset_choices()[1:]
         self.fields["accelerator"].choices = accelerator_choices(
@@ -141,6 +172,9 @@ class QuickForm(forms.Form):
         )[1:]
         self.fields["accelerator"].initial = "h100-sxm-80gb"
         self.fields["model_preset"].initial = "llama-3.1-70b"
+        self.fields["kind"].widget.attrs["data-workload-kind"] = "1"
+        if region:
+            self.fields["region"].initial = region
 
     def clean(self):
         data = super().clean()
@@ -158,8 +192,15 @@ class QuickForm(forms.Form):
         }
         if d["kind"] == "training":
             workload["tokens_b"] = d["tokens_b"]
+            names: tuple[str, ...] = ("target_days",)
         else:
-            for name in ("context_tokens", "output_tokens", "concurrent_requests"):
-                if d.get(name):
-                    workload[name] = d[name]
-        return {"workload": workload, "accelerator": d["accelerator"]}
+            names = ("context_tokens", "output_tokens", "concurrent_requests")
+            names += ("ttft_ms", "tpot_ms")
+        for name in names:
+            if d.get(name):
+                workload[name] = d[name]
+        return {
+            "workload": workload,
+            "accelerator": d["accelerator"],
+            "constraints": {"region": d.get("region") or Region.GLOBAL},
+        }

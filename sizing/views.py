@@ -17,6 +17,7 @@ from . import training_messages as training_texts
 from .engine import SizingInputError
 from .forms import QuickForm, RequirementForm, WorkloadForm
 from .models import Accelerator, SizingPlan, Workload
+from .quick_checks import quick_checks
 
 
 def _preview(result: dict) -> dict:
@@ -80,8 +81,17 @@ def catalog(request):
     )
 
 
+def _quick_region(request) -> str | None:
+    """The region of the procurement the calculator was opened from (?procurement=),
+    when the user may see it; else None (the form's default: outside China)."""
+    pk = request.GET.get("procurement")
+    if not pk or not request.user.is_authenticated:
+        return None
+    return access_procurement(request.user, id_param(pk)).region
+
+
 def quick(request):
-    form = QuickForm(request.POST or None)
+    form = QuickForm(request.POST or None, region=_quick_region(request))
     result = error = None
     if request.method == "POST" and form.is_valid():
         try:
@@ -92,9 +102,15 @@ def quick(request):
     context = {"form": form, "result": result, "error": error}
     if result is not None:
         context["preview"] = _preview(result)
+        context["checks"] = quick_checks(form.cleaned_data, result)
         context["explanation"] = engine_texts.describe_explanation(
             result.get("explanation", [])
         )
+    elif form.errors:
+        context["field_errors"] = [
+            (form[name].label if name in form.fields else "", errors)
+            for name, errors in form.errors.items()
+        ]
     if request.htmx:
         return render(request, "sizing/_quick_result.html", context)
     return render(request, "sizing/quick.html", context)
@@ -217,7 +233,10 @@ def workload_delete(request, pk, workload_id):
 @require_POST
 def workload_preview(request, pk):
     procurement = access_procurement(request.user, pk)
-    form = WorkloadForm(request.POST, instance=Workload(procurement=procurement))
+    data = request.POST.copy()
+    # The name is not needed for a preview (issue 13): the preview runs before it.
+    data["name"] = data.get("name") or _("Preview")
+    form = WorkloadForm(data, instance=Workload(procurement=procurement))
     context: dict = {"form": form}
     if form.is_valid():
         requirement = services.requirement_for(procurement=procurement)

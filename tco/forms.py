@@ -148,26 +148,42 @@ def build_forms(
     return ScenarioForm(initial=initial), CapexFormSet(initial=capex, prefix="capex")
 
 
-def inputs_from_forms(form: ScenarioForm, formset) -> dict:
-    """Engine inputs from valid forms: blank fields are left out (defaults)."""
+def _line_rows(formset) -> list:
+    """The capex rows that make a line, in order: valid, with a category and an
+    amount. ``capex.<i>`` in an engine error is the i-th of these."""
+    rows = []
+    for row in formset.forms:
+        data = getattr(row, "cleaned_data", None) or {}
+        if not row.errors and data.get("category") and data.get("amount") is not None:
+            rows.append(row)
+    return rows
+
+
+def valid_inputs(form: ScenarioForm, formset) -> dict:
+    """Engine inputs from the fields that validated (call ``is_valid`` first): blank
+    and invalid fields are left out, so the engine uses their defaults."""
+    cleaned = getattr(form, "cleaned_data", {})
     inputs = {
-        name: form.cleaned_data[name]
+        name: cleaned[name]
         for name in SCALAR_INPUTS
-        if form.cleaned_data.get(name) not in (None, "")
+        if name not in form.errors and cleaned.get(name) not in (None, "")
     }
-    lines = []
-    for row in formset.cleaned_data:
-        if row and row.get("category") and row.get("amount") is not None:
-            lines.append(
-                {
-                    "category": row["category"],
-                    "description": row.get("description") or "",
-                    "amount": row["amount"],
-                }
-            )
+    lines = [
+        {
+            "category": row.cleaned_data["category"],
+            "description": row.cleaned_data.get("description") or "",
+            "amount": row.cleaned_data["amount"],
+        }
+        for row in _line_rows(formset)
+    ]
     if lines:
         inputs["capex"] = lines
     return inputs
+
+
+def inputs_from_forms(form: ScenarioForm, formset) -> dict:
+    """Engine inputs from valid forms: blank fields are left out (defaults)."""
+    return valid_inputs(form, formset)
 
 
 def inputs_shown(form: ScenarioForm, formset) -> dict | None:
@@ -197,13 +213,21 @@ def inputs_shown(form: ScenarioForm, formset) -> dict | None:
     return inputs
 
 
-def add_engine_error(form: ScenarioForm, formset, exc: TcoInputError) -> None:
-    """Show the engine's complaint on the field (or capex row) it names."""
+def add_engine_error(form: ScenarioForm, formset, exc: TcoInputError) -> list[str]:
+    """Show the engine's complaint on the field (or capex row) it names; returns it
+    when it names neither (it is then shown above the form)."""
     parts = exc.field.split(".")
-    if parts[0] == "capex" and len(parts) == 3 and parts[1].isdigit():
-        rows = [f for f in formset.forms if f.cleaned_data.get("category")]
+    if parts[0] == "capex" and len(parts) >= 2 and parts[1].isdigit():
+        rows = _line_rows(formset)
         index = int(parts[1])
-        if index < len(rows) and parts[2] in rows[index].fields:
-            rows[index].add_error(parts[2], exc.message)
-            return
-    form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        if index < len(rows):
+            name = parts[2] if len(parts) == 3 else "amount"
+            rows[index].add_error(
+                name if name in rows[index].fields else None, exc.message
+            )
+            return []
+    if exc.field in form.fields:
+        form.add_error(exc.field, exc.message)
+        return []
+    form.add_error(None, exc.message)
+    return [exc.message]

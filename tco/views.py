@@ -21,6 +21,7 @@ from clusterbuy.views import render_procurement
 
 from . import forms, labels, report, services, sources
 from .engine import TcoInputError
+from .live_estimate import live_estimate
 from .models import RunStatus, TcoRun, TcoScenario
 
 
@@ -92,7 +93,7 @@ def tco_tab(request, pk):
         )[:20],
         "plan": services.sizing_plan(procurement=procurement),
         # The live estimate of the values as they stand, before the user types.
-        "preview": _estimate_context(forms.inputs_shown(form, formset)),
+        "preview": _page_preview(request, form, formset, scenario),
     }
     return render_procurement(
         request, procurement, "tco/tab.html", context, active="tco"
@@ -126,6 +127,15 @@ def scenario_from_source(request, pk):
     return redirect(reverse("tco:tab", args=[pk]) + f"?scenario={scenario.pk}")
 
 
+def _page_preview(request, form, formset, scenario) -> dict:
+    """The estimate shown with the page: of the values as shown, or, after a failed
+    save, of the valid fields (on fresh forms, so no error is shown twice)."""
+    if not form.is_bound:
+        return _estimate_context(forms.inputs_shown(form, formset))
+    form, formset = forms.build_forms(request.POST)
+    return _live_context(live_estimate(form, formset, scenario))
+
+
 def _scenario_posted(request, procurement) -> TcoScenario | None:
     scenario_id = request.POST.get("scenario_id")
     if not scenario_id:
@@ -139,27 +149,30 @@ def _scenario_posted(request, procurement) -> TcoScenario | None:
 @login_required
 @require_POST
 def tco_preview(request, pk):
-    """htmx: the deterministic totals of the form as it stands (nothing saved); a
-    derived capex follows the GPU count as saving would make it."""
+    """htmx: the deterministic totals of the form as it stands (nothing saved), field
+    by field: invalid fields keep their error and are left out (tco.live_estimate);
+    a derived capex follows the GPU count as saving would make it."""
     procurement = access_procurement(request.user, pk)
     form, formset = forms.build_forms(request.POST)
-    form.is_valid()  # the name is not needed for a preview: ignore its error
-    field_errors = {k: v for k, v in form.errors.items() if k != "name"}
-    context = {"errors": [], "estimate": None}
-    for name, errors in field_errors.items():
-        label = labels.INPUT_LABELS.get(name, name)
-        context["errors"].extend(f"{label}: {e}" for e in errors)
-    if not formset.is_valid():
-        for i, row_errors in enumerate(formset.errors):
-            for name, errors in row_errors.items():
-                context["errors"].extend(f"#{i + 1} {name}: {e}" for e in errors)
-    if not context["errors"]:
-        inputs, _derived = sources.follow_gpu_count(
-            _scenario_posted(request, procurement),
-            forms.inputs_from_forms(form, formset),
-        )
-        context = _estimate_context(inputs)
-    return render(request, "tco/_preview.html", context)
+    live = live_estimate(form, formset, _scenario_posted(request, procurement))
+    context = _live_context(live)
+    response = render(request, "tco/_preview_response.html", context)
+    if live.estimate is None:
+        # Nothing computable: keep the last good estimate on screen, greyed by
+        # static/js/app.js, with the note and the field errors swapped in.
+        response["HX-Reswap"] = "none"
+    return response
+
+
+def _live_context(live) -> dict:
+    context = _figures_context(live.estimate) if live.estimate else {"estimate": None}
+    context.update(
+        errors=live.general_errors,
+        field_errors=live.field_errors,
+        left_out=live.left_out,
+        stale=live.estimate is None,
+    )
+    return context
 
 
 def _estimate_context(inputs: dict | None) -> dict:
@@ -173,8 +186,12 @@ def _estimate_context(inputs: dict | None) -> dict:
         label = labels.INPUT_LABELS.get(exc.field.split(".")[0], exc.field)
         context["errors"].append(f"{label}: {exc.message}")
         return context
+    return _figures_context(estimate)
+
+
+def _figures_context(estimate: dict) -> dict:
     result = estimate["result"]
-    context["estimate"] = estimate
+    context: dict = {"errors": [], "estimate": estimate}
     context["options"] = _preview_options(result)
     context["figures"] = {
         key: labels.money(result[key])

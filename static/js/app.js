@@ -10,9 +10,25 @@ document.addEventListener("htmx:responseError", function (evt) {
   box.appendChild(li);
   if (!box.parentNode) document.querySelector("main").prepend(box);
 });
-
-// A filter select submits its form when changed (no inline handlers: strict CSP).
+// A select marked data-autosubmit submits its form when changed (the CSP forbids
+// inline onchange handlers; the <noscript> button is the fallback without JS).
 document.addEventListener("change", function (evt) {
   var el = evt.target;
-  if (el.matches && el.matches("select[data-autosubmit]") && el.form) el.form.submit();
+  if (el && el.matches && el.matches("[data-autosubmit]") && el.form) {
+    if (el.form.requestSubmit) el.form.requestSubmit();
+    else el.form.submit();
+  }
 });
+// TCO live estimate: when the input cannot be estimated at all the server keeps the
+// last good estimate on screen (HX-Reswap: none) and marks the note data-stale;
+// grey the estimate while it is.
+(function () {
+  function sync() {
+    var note = document.getElementById("tco-preview-note");
+    var box = document.getElementById("tco-preview");
+    if (note && box) box.style.opacity = note.hasAttribute("data-stale") ? "0.45" : "";
+  }
+  document.addEventListener("htmx:oobAfterSwap", sync);
+  document.addEventListener("htmx:afterSwap", sync);
+  document.addEventListener("DOMContentLoaded", sync);
+})();

@@ -1,4 +1,4 @@
-// Sizing questionnaire: show the training or the inference fields of a workload.
+// Sizing questionnaire and quick calculator: show the training or the inference fields of a workload.
 (function () {
   function sync(form) {
     var kind = form.querySelector("[data-workload-kind]");
@@ -8,9 +8,9 @@
     form.querySelectorAll(".only-inference").forEach(function (el) { el.hidden = training; });
   }
   document.addEventListener("DOMContentLoaded", function () {
-    var form = document.getElementById("workload-form");
-    if (!form) return;
-    sync(form);
-    form.addEventListener("change", function () { sync(form); });
+    document.querySelectorAll("#workload-form, #quick-form").forEach(function (form) {
+      sync(form);
+      form.addEventListener("change", function () { sync(form); });
+    });
   });
 })();

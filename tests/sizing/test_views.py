@@ -96,7 +96,9 @@ def test_requirements_page_has_live_preview(client_for, it_lead, procurement, ca
     text = html.content.decode()
     assert html.status_code == 200
     assert f'hx-post="/procurements/{procurement.pk}/requirements/preview/"' in text
-    assert "input changed delay:400ms" in text
+    # Triggered by the form's input, not by the form (issue 13: htmx would hold the
+    # request back until the browser's checks of the form pass).
+    assert 'hx-trigger="input from:#requirement-form delay:400ms"' in text
 
 
 def test_workload_form_shows_engine_and_form_errors_on_their_fields(
