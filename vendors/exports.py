@@ -195,6 +195,7 @@ def comparison_pdf(result: Comparison, *, request=None) -> bytes:
             "groups": comparison_groups(result),
             "radar": radar_svg(result),
             "font_url": font_url(),
+            "exported_at": timezone.localtime(),
         },
         request=request,
     )
