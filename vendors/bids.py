@@ -25,6 +25,7 @@ from .caching import bump_comparison_version
 from .evaluation import ensure_evaluation_settings
 from .fields import BID_FIELDS
 from .importing import LineItemImportError, LineItemRow, RowError, parse_line_items
+from .line_item_template import import_vocabulary
 from .models import (
     CHECKED_BID_FIELDS,
     AuditAction,
@@ -295,7 +296,7 @@ def import_line_items(
 ) -> list[BidLineItem]:
     """Import a line-item sheet, all or nothing (raises LineItemImportError). The
     sheet is read before the bid is locked; `version` as in `update_bid`."""
-    rows = parse_line_items(fileobj, filename)
+    rows = parse_line_items(fileobj, filename, vocabulary=import_vocabulary())
     lock_bid(bid, version=version)
     before = _describe_items(bid.line_items.all()) if replace else ""
     if replace:

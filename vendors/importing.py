@@ -13,7 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import BinaryIO
@@ -27,6 +27,7 @@ __all__ = [
     "LineItemImportError",
     "LineItemRow",
     "RowError",
+    "SheetVocabulary",
     "build_template_csv",
     "build_template_xlsx",
     "escape_cell",
@@ -74,6 +75,24 @@ _FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 
 
 @dataclass(frozen=True)
+class SheetVocabulary:
+    """Labels a sheet may use besides the codes, lower-cased: the app passes the
+    column and value labels of every language it speaks (the engine knows none)."""
+
+    headers: Mapping[str, str] = field(default_factory=dict)  # label -> column code
+    #: column code -> {label -> value code}, e.g. {"category": {"network": "network"}}
+    values: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    def column(self, header: str) -> str | None:
+        key = header.strip().lstrip("\ufeff").lower()
+        return _HEADER_ALIASES.get(key) or self.headers.get(key)
+
+    def code(self, column: str, text: str) -> str:
+        """The code a cell's label stands for; anything else is left as it is."""
+        return self.values.get(column, {}).get(text.strip().lower(), text)
+
+
+@dataclass(frozen=True)
 class RowError:
     row: int  # spreadsheet row number, header = 1
     column: str  # canonical column name, "" for the whole row/file
@@ -110,11 +129,13 @@ def _file_error(message: str) -> LineItemImportError:
     return LineItemImportError([RowError(0, "", message)])
 
 
-def _map_header(header: list[str]) -> tuple[dict[str, int], list[RowError]]:
+def _map_header(
+    header: list[str], vocabulary: SheetVocabulary
+) -> tuple[dict[str, int], list[RowError]]:
     positions: dict[str, int] = {}
     errors: list[RowError] = []
     for index, raw in enumerate(header):
-        name = _HEADER_ALIASES.get(raw.strip().lstrip("\ufeff").lower())
+        name = vocabulary.column(raw)
         if name is None:
             continue  # extra columns (totals, notes) are ignored
         if name in positions:
@@ -195,13 +216,16 @@ def parse_line_items(
     *,
     time_budget_s: float = IMPORT_TIME_BUDGET_S,
     clock: Callable[[], float] = time.monotonic,
+    vocabulary: SheetVocabulary | None = None,
 ) -> list[LineItemRow]:
     """Parse an uploaded line-item sheet; raise ``LineItemImportError`` listing every
     problem. ``filename`` is used only in messages about legacy .xls files: the type is
     detected from the content. File-level errors carry row 0, among them a value
     outside the sheet's caps (found before its rows are loaded) and reading for longer
-    than ``time_budget_s``.
+    than ``time_budget_s``. ``vocabulary`` adds the header and value labels the
+    sheet may use (the template's, in every language).
     """
+    vocabulary = vocabulary or SheetVocabulary()
     data = fileobj.read(MAX_UPLOAD_BYTES + 1)
     if len(data) > MAX_UPLOAD_BYTES:
         raise _file_error(
@@ -219,7 +243,7 @@ def parse_line_items(
         raise _file_error(str(exc)) from exc
     if not rows:
         raise _file_error("the file is empty")
-    positions, errors = _map_header(rows[0])
+    positions, errors = _map_header(rows[0], vocabulary)
     if errors:
         raise LineItemImportError(errors)
     parsed: list[LineItemRow] = []
@@ -227,7 +251,8 @@ def parse_line_items(
         if not any(c for c in cells):
             continue
         values = {
-            name: (cells[i] if i < len(cells) else "") for name, i in positions.items()
+            name: vocabulary.code(name, cells[i] if i < len(cells) else "")
+            for name, i in positions.items()
         }
         row, row_errors = _parse_row(number, values)
         errors.extend(row_errors)

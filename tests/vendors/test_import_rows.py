@@ -53,7 +53,8 @@ def test_the_page_and_the_api_refuse_the_same_row_alike(
     )
     assert page.status_code == 302
     shown = [str(m) for m in get_messages(page.wsgi_request)]
-    assert f"Row 2 {column}: {error['message']}" in shown
+    label = {"unit_price": "Unit price", "quantity": "Quantity"}[column]
+    assert f"Row 2 {label}: {error['message']}" in shown  # the column by its label
     assert "Nothing was imported." in shown
     assert list(bid.line_items.values_list("id", flat=True)) == before
 

@@ -18,10 +18,11 @@ from .result import Column
 class RowSpec:
     label: str
     values: list[Any]  # numbers (best/worst marked) or, with ``text``, strings
-    higher: bool = True
+    higher: bool | None = True  # None: numbers, none marked best or worst
     text: bool = False
     fmt: Callable[[Any], str] | None = None
     details: list[list[str]] = field(default_factory=list)
+    number_format: str = ""  # the workbook's (Excel) number format
 
 
 def _days(value: Any) -> str:
@@ -79,6 +80,7 @@ def _compute_row(offers: list[dict | None]) -> RowSpec:
         higher=True,
         fmt=lambda v: "—" if v is None else f"{v:.1f}",
         details=details,
+        number_format="#,##0.0",
     )
 
 
@@ -154,6 +156,7 @@ def _training_row(name: str, index: int, cols: list[Column]) -> RowSpec:
         higher=False,
         fmt=_days,
         details=details,
+        number_format="#,##0.0",
     )
 
 
@@ -184,13 +187,22 @@ def _serving_row(name: str, index: int, offers: list[dict | None]) -> RowSpec:
         higher=True,
         fmt=_tokens,
         details=details,
+        number_format="#,##0",
     )
 
 
-def _promise_row(label: str, cols: list[Column], figure: str, fmt) -> RowSpec:
+def _promise_row(
+    label: str, cols: list[Column], figure: str, fmt, number_format: str
+) -> RowSpec:
     """The vendor's own figure, beside the engine's (no best/worst: a promise is not
     a capability)."""
-    return RowSpec(label, [fmt(c.bid.checked(figure)) for c in cols], text=True)
+    return RowSpec(
+        label,
+        [c.bid.checked(figure) for c in cols],
+        higher=None,
+        fmt=fmt,
+        number_format=number_format,
+    )
 
 
 def delivered_row_specs(cols: list[Column]) -> list[RowSpec]:
@@ -213,6 +225,7 @@ def delivered_row_specs(cols: list[Column]) -> list[RowSpec]:
                 cols,
                 "promised_training_days",
                 _days,
+                "#,##0.0",
             )
         )
     if "inference" in kinds:
@@ -222,6 +235,7 @@ def delivered_row_specs(cols: list[Column]) -> list[RowSpec]:
                 cols,
                 "promised_tokens_per_s",
                 _tokens,
+                "#,##0",
             )
         )
     return specs

@@ -42,6 +42,9 @@ class Cell:
     text: str
     css: str = ""
     detail: list[Detail] = field(default_factory=list)
+    #: The figure behind ``text`` (None for text cells), a number in the workbook.
+    value: Any = None
+    number_format: str = ""  # the cell's own, instead of its row's
 
 
 @dataclass
@@ -51,6 +54,13 @@ class Row:
     help: str = ""
     #: The page shows each cell's detail folded (a <details> element).
     expandable: bool = False
+    #: How the workbook shows the row's figures: an Excel number format, or MONEY
+    #: (the procurement's currency) or PERCENT (a figure in per cent, stored as a share).
+    number_format: str = "General"
+
+
+MONEY = "money"
+PERCENT = "percent"
 
 
 @dataclass
@@ -81,6 +91,10 @@ def _fmt_2(value: Any) -> str:
     return _fmt(value, 2)
 
 
+#: The workbook's number format for each of the page's formats.
+_NUMBER_FORMATS = {_fmt_money: MONEY, _fmt_2: "#,##0.00"}
+
+
 def _highlight(
     values: list[float | Decimal | None], *, higher_is_better: bool
 ) -> list[str]:
@@ -101,21 +115,27 @@ def _numeric_row(
     label: str,
     values: list,
     *,
-    higher: bool,
+    higher: bool | None,
     fmt=_fmt,
     invalid: list[bool] | None = None,
+    number_format: str = "",
 ) -> Row:
-    """One value per column, best and worst marked; a cell flagged in ``invalid``
-    reads "invalid" and takes no part in the marking."""
+    """One value per column, best and worst marked (unless ``higher`` is None); a
+    cell flagged in ``invalid`` reads "invalid" and takes no part in the marking."""
     flags = invalid or [False] * len(values)
     values = [None if bad else v for v, bad in zip(values, flags, strict=True)]
-    classes = _highlight(values, higher_is_better=higher)
+    classes = (
+        [""] * len(values)
+        if higher is None
+        else _highlight(values, higher_is_better=higher)
+    )
     return Row(
         label,
         [
-            _invalid_cell() if bad else Cell(fmt(v), css)
+            _invalid_cell() if bad else Cell(fmt(v), css, value=v)
             for v, css, bad in zip(values, classes, flags, strict=True)
         ],
+        number_format=number_format or _NUMBER_FORMATS.get(fmt, "General"),
     )
 
 
@@ -187,7 +207,7 @@ def _breakdown_row(cols: list[Column]) -> Row:
             cells.append(_invalid_cell())
             continue
         total = sum((Decimal(i["amount"]) for i in items), Decimal(0))
-        cell = Cell(_fmt_money(total) if items else "—")
+        cell = Cell(_fmt_money(total), value=total) if items else Cell("—")
         cell.detail = [
             Detail(
                 f"{i['label']}: {_fmt_money(Decimal(i['amount']))}",
@@ -205,6 +225,7 @@ def _breakdown_row(cols: list[Column]) -> Row:
             "less the residual value. The items add up to the normalised TCO."
         ),
         expandable=True,
+        number_format=MONEY,
     )
 
 
@@ -219,7 +240,14 @@ def _compliance_cell(column: Column, index: int, lang: str) -> Cell:
     if entry.unit:
         text += f" {entry.unit}"
     note = entry.note_for(lang)
-    return Cell(text, f"status-{entry.status}", [Detail(note)] if note else [])
+    cell = Cell(text, f"status-{entry.status}", [Detail(note)] if note else [])
+    figure = shown_value(entry.offered)
+    if offered != _("invalid") and type(figure) in (int, float, Decimal):
+        # the workbook keeps the offered figure a number, the rest of the text its format
+        cell.value = figure
+        rest = text[len(offered) :].replace('"', "")
+        cell.number_format = f'General"{rest}"'
+    return cell
 
 
 def _compliance_group(cols: list[Column], lang: str) -> Group:
@@ -240,7 +268,11 @@ def _delivered_group(cols: list[Column]) -> Group:
             row = Row(spec.label, [Cell(text) for text in spec.values])
         else:
             row = _numeric_row(
-                spec.label, spec.values, higher=spec.higher, fmt=spec.fmt or _fmt
+                spec.label,
+                spec.values,
+                higher=spec.higher,
+                fmt=spec.fmt or _fmt,
+                number_format=spec.number_format,
             )
         for cell, lines in zip(row.cells, spec.details, strict=False):
             cell.detail = [Detail(line) for line in lines]
@@ -281,7 +313,12 @@ def _service_group(cols: list[Column]) -> Group:
         ),
         _figure_row(_("On-site arrival (h)"), cols, "onsite_hours", higher=False),
         _figure_row(
-            _("Availability (%)"), cols, "availability_pct", higher=True, fmt=_fmt_2
+            _("Availability (%)"),
+            cols,
+            "availability_pct",
+            higher=True,
+            fmt=_fmt_2,
+            number_format=PERCENT,
         ),
         _numeric_row(
             _("Support channels"),
@@ -311,6 +348,7 @@ def _monitoring_group(cols: list[Column]) -> Group:
         higher=True,
         fmt=lambda v: f"{v} / {len(MONITORING_ITEMS)}",
         invalid=_flags(cols, "monitoring"),
+        number_format=f'0" / {len(MONITORING_ITEMS)}"',
     )
     alerts = Row(
         _("Configurable alert rules"),
@@ -430,12 +468,13 @@ def _result_group(cols: list[Column], comparison: Comparison) -> Group:
         [c.weighted_total for c in cols],
         higher=True,
         fmt=lambda v: _fmt(v, 1),
+        number_format="0.0",
     )
     rank = _numeric_row(_("Rank"), [c.rank for c in cols], higher=False)
     for cell, c in zip(rank.cells, cols, strict=True):
         if c.excluded:
             cell.text = _("excluded (below technical threshold)")
-            cell.css = "worst"
+            cell.css, cell.value = "worst", None
     return Group(_("Result"), [_scored_row(comparison), total, rank])
 
 

@@ -14,7 +14,8 @@ from clusterbuy.services import ServiceError
 
 from .. import bids as bid_services
 from ..forms import LineItemForm, UploadForm
-from ..importing import LineItemImportError, build_template_csv, build_template_xlsx
+from ..importing import LineItemImportError
+from ..line_item_template import build_template_csv, build_template_xlsx, column_label
 from ..models import BidLineItem
 from .bids import bid_or_404
 
@@ -82,7 +83,11 @@ def line_item_import(request, pk, bid_pk):
             messages.error(
                 request,
                 _("Row %(row)s %(column)s: %(message)s")
-                % {"row": error.row, "column": error.column, "message": error.message},
+                % {
+                    "row": error.row,
+                    "column": column_label(error.column),
+                    "message": error.message,
+                },
             )
         messages.error(request, _("Nothing was imported."))
     else:
