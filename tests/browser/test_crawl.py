@@ -23,12 +23,12 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.browser.test_journeys import (
+    NOT_TRANSLATED,
     VISIBLE_UI_TEXT,
     _strip,
     catalog_patterns,
     data_strings,
     log_in_demo,
-    untranslated_on,
 )
 from vendors.detectors.findings import PitfallCode
 
@@ -52,7 +52,7 @@ HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff01-\uff5e]+")
 
 WIDTH_PROBE = """() => ({
   scroll: document.scrollingElement.scrollWidth, inner: window.innerWidth,
-  widest: (() => {
+  widest: document.scrollingElement.scrollWidth <= window.innerWidth ? null : (() => {
     const w = window.innerWidth; let worst = null, right = w;
     for (const el of document.querySelectorAll("body *")) {
       const r = el.getBoundingClientRect();
@@ -98,6 +98,16 @@ def _visible_text(page: Page, *skip: list[str]) -> str:
     return text
 
 
+def _catalog_hits(text: str, patterns) -> dict[str, str]:
+    """msgid -> where it stands (as the journeys' ``untranslated_on``, on text
+    already read)."""
+    found = {}
+    for msgid, pattern in patterns:
+        if msgid not in NOT_TRANSLATED and (m := pattern.search(text)):
+            found[msgid] = " ".join(text[max(0, m.start() - 40) : m.end() + 40].split())
+    return found
+
+
 def _strip_all(text: str, *skip: list[str]) -> str:
     for values in skip:
         text = _strip(text, values)
@@ -124,7 +134,7 @@ def _check_page(page, role, language, url, findings, ctx) -> None:
     page.set_viewport_size({"width": WIDTHS[0], "height": HEIGHT})
     text = _visible_text(page, ctx["data"])
     if language.startswith("zh"):
-        found = untranslated_on(page, ctx["patterns"], ctx["data"], UNITS)
+        found = _catalog_hits(_strip(text, UNITS), ctx["patterns"])
         for msgid, where in found.items():
             findings.add(role, language, "language", url, f"{msgid!r} in …{where}…")
     else:
