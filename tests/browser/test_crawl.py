@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page
 
+from tests.browser.conftest import ARTIFACTS
 from tests.browser.test_journeys import (
     NOT_TRANSLATED,
     VISIBLE_UI_TEXT,
@@ -227,9 +228,23 @@ def crawl(browser, live_server, django_db_setup, django_db_blocker):
                     log_in_demo(page, role, submit=submit)
                     _crawl(page, role, language, findings, ctx)
                     page.context.close()
+            _write_report(findings)
             yield findings
         finally:
             call_command("flush", interactive=False, verbosity=0)
+
+
+def _write_report(findings: Findings) -> None:
+    """test-artifacts/crawl-report.txt: the pages each role reached, and findings."""
+    lines = []
+    for (role, language), urls in findings.pages.items():
+        lines.append(f"# {role} {language}: {len(urls)} pages")
+        lines += [f"  {url}" for url in urls]
+    for (role, language, check), found in sorted(findings.by.items()):
+        lines.append(f"# {check} — {role} {language}")
+        lines += [f"  {f}" for f in found]
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "crawl-report.txt").write_text("\n".join(lines), encoding="utf-8")
 
 
 def _open(browser, url, language, new_page) -> Page:
