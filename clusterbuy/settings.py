@@ -175,6 +175,9 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "Asia/Shanghai")
 USE_I18N = True
 USE_TZ = True
+# zh-Hans pages group thousands with "," (clusterbuy/formats); inputs stay ungrouped.
+FORMAT_MODULE_PATH = ["clusterbuy.formats"]
+USE_THOUSAND_SEPARATOR = False
 
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

@@ -49,5 +49,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
+handler403 = "clusterbuy.views.permission_denied"
 handler404 = "clusterbuy.views.page_not_found"
 handler500 = "clusterbuy.views.server_error"

@@ -1,7 +1,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import JsonResponse
+from django.http import HttpResponseServerError, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
@@ -14,17 +14,65 @@ from .forms import ProcurementForm, StageChangeForm, TokenForm, add_service_erro
 from .models import Procurement, Stage
 
 
+def _error_page(request, status: int, title, text, reason=""):
+    context = {
+        "error_code": status,
+        "error_title": title,
+        "error_text": text,
+        "error_reason": reason,
+    }
+    return render(request, f"{status}.html", context, status=status)
+
+
+def permission_denied(request, exception=None):
+    """403 page: what was refused and why (the role's rule, from ``access.require``)."""
+    reason = str(exception) if exception and str(exception) else ""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": reason or _("Permission denied.")}, status=403)
+    return _error_page(
+        request,
+        403,
+        _("Not allowed"),
+        _("Your account cannot open this page or do this action."),
+        reason,
+    )
+
+
 def page_not_found(request, exception=None):
     """404 page; API paths answer JSON like the rest of the API."""
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": _("Not found.")}, status=404)
-    return render(request, "404.html", status=404)
+    return _error_page(
+        request,
+        404,
+        _("Not found"),
+        _("This page does not exist, or it belongs to another organisation."),
+    )
+
+
+SERVER_ERROR_FALLBACK = (
+    '<!DOCTYPE html><html lang="zh-hans"><head><meta charset="utf-8">'
+    "<title>ClusterBuy</title></head><body><main><h1>服务器错误</h1>"
+    "<p>出错了，已记录。请稍后再试。</p>"
+    '<p lang="en">Server error: something went wrong; it has been logged. '
+    "Please try again later.</p></main></body></html>"
+)
 
 
 def server_error(request):
+    """500 page in the user's language; a plain bilingual page if even that fails
+    (the database may be what broke: the page's context reads the membership)."""
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": _("Server error.")}, status=500)
-    return render(request, "500.html", status=500)
+    try:
+        return _error_page(
+            request,
+            500,
+            _("Server error"),
+            _("Something went wrong; it has been logged. Please try again later."),
+        )
+    except Exception:  # noqa: BLE001 - the last resort must not raise
+        return HttpResponseServerError(SERVER_ERROR_FALLBACK)
 
 
 def home(request):
