@@ -109,6 +109,7 @@ class BidForm(forms.ModelForm):
         self.fields["vendor"].queryset = Vendor.objects.filter(
             organisation=organisation
         )
+        self.fields["vendor"].label = _("Vendor")  # the model's name is not translated
         self._accelerator_select()
         if self.instance.pk:
             self.initial["version"] = self.instance.version

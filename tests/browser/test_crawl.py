@@ -31,7 +31,6 @@ from tests.browser.test_journeys import (
     data_strings,
     log_in_demo,
 )
-from vendors.detectors.findings import PitfallCode
 
 pytestmark = [pytest.mark.browser]
 
@@ -262,32 +261,17 @@ def _open(browser, url, language, new_page) -> Page:
 # Defects the crawl finds outside this change's fence (issue 13, other helpers'
 # parts): (check, pattern of the finding, what is wrong where). A finding matching
 # one makes its test xfail; anything else fails it. Remove an entry once fixed.
-_STAGE_FILTER = (
-    "templates/clusterbuy/procurement_list.html: the stage filter's inline onchange "
-    "is blocked by the CSP (fixed by the stage-filter change: static/js)"
-)
 _ENGINE_TEXT = (
     "engine and stored English text on Chinese pages (messages change): compliance "
     "details 'storage_tb: offered not stated, needed …', autoscore evidence "
     "'missing: workload', TCO defaults' reasons and formulas ('China Briefing', "
     "'gpu_count × 1.275', 'PDU, UPS, cooling')"
 )
-_PITFALL_CODES = (
-    "templates/vendors/bid_detail.html and the comparison: pitfall badges carry the "
-    "detector code (gpu_only, template_proposal…) as their tooltip"
-)
-_VENDOR_LABEL = "vendors/forms.py: the bid form's 'Vendor' label is not translated"
 _CLAIM_KEYS = (
     "vendors/spec_claims: a claim's derivation names the field key "
     "('peak_power_kw = 163.2 kW / 16')"
 )
 KNOWN = [
-    ("console", re.compile(r"inline event handler"), _STAGE_FILTER),
-    (
-        "raw_key",
-        re.compile(rf": ({'|'.join(PitfallCode)}) in "),
-        _PITFALL_CODES,
-    ),
     ("raw_key", re.compile(r": (\w+) in ….*“\1: offered"), _ENGINE_TEXT),
     (
         "raw_key",
@@ -296,7 +280,6 @@ KNOWN = [
     ),
     ("raw_key", re.compile(r"peak_power_kw in ….*“peak_power_kw = "), _CLAIM_KEYS),
     ("language", re.compile(r"'(China|cooling|workload|model)' in "), _ENGINE_TEXT),
-    ("language", re.compile(r"'Vendor' in "), _VENDOR_LABEL),
 ]
 
 

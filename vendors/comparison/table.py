@@ -383,8 +383,7 @@ def _pitfall_group(cols: list[Column], lang: str) -> Group:
     )
     for cell, c in zip(pitfalls.cells, cols, strict=True):
         cell.detail = [
-            Detail(p.reason(lang), badge=pitfall_label(p.code), title=str(p.code))
-            for p in c.pitfalls
+            Detail(p.reason(lang), badge=pitfall_label(p.code)) for p in c.pitfalls
         ]
     return Group(_("Pitfalls"), [pitfalls])
 
