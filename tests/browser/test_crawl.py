@@ -267,10 +267,6 @@ _ENGINE_TEXT = (
     "'missing: workload', TCO defaults' reasons and formulas ('China Briefing', "
     "'gpu_count × 1.275', 'PDU, UPS, cooling')"
 )
-_CLAIM_KEYS = (
-    "vendors/spec_claims: a claim's derivation names the field key "
-    "('peak_power_kw = 163.2 kW / 16')"
-)
 KNOWN = [
     ("raw_key", re.compile(r": (\w+) in ….*“\1: offered"), _ENGINE_TEXT),
     (
@@ -278,7 +274,6 @@ KNOWN = [
         re.compile(r"/tco/.*gpu_count in ….*(默认值|Default) gpu_count"),
         _ENGINE_TEXT,
     ),
-    ("raw_key", re.compile(r"peak_power_kw in ….*“peak_power_kw = "), _CLAIM_KEYS),
     ("language", re.compile(r"'(China|cooling|workload|model)' in "), _ENGINE_TEXT),
 ]
 

@@ -105,7 +105,7 @@ def peak_power_claims(bid: BidSpec, sheet: Datasheet | None) -> list[SpecClaim]:
     per_server = peak_kw / servers
     peak = sheet.server_8gpu_max_kw
     ok = per_server >= SERVER_POWER_MIN_SHARE * peak
-    claim = f"peak_power_kw = {fmt(peak_kw)} kW / {servers}"
+    claim = f"{fmt(peak_kw)} kW ÷ {servers}"  # the peak power field over the servers
     return [
         SpecClaim(
             ClaimKind.SERVER_POWER_KW,
