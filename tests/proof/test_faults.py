@@ -690,7 +690,7 @@ def test_a_duplicate_procurement_name_is_a_form_error_in_the_ui(
     settings.LANGUAGE_CODE = "en"
     client = client_for(it_lead)
     form = {"name": procurement.name, "currency": "CNY", "horizon_years": 5}
-    form.update(deployment_site="on_prem", data_sensitivity="normal")
+    form.update(deployment_site="on_prem", data_sensitivity="normal", region="cn")
     form["ops_staff_count"] = 0
 
     response = client.post("/procurements/new/", form, HTTP_ACCEPT_LANGUAGE="en")
