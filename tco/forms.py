@@ -17,6 +17,8 @@ from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from clusterbuy.errors import error_message, error_sentence
+
 from .engine import (
     CAPEX_CATEGORIES,
     DEFAULTS,
@@ -204,6 +206,9 @@ def add_engine_error(form: ScenarioForm, formset, exc: TcoInputError) -> None:
         rows = [f for f in formset.forms if f.cleaned_data.get("category")]
         index = int(parts[1])
         if index < len(rows) and parts[2] in rows[index].fields:
-            rows[index].add_error(parts[2], exc.message)
+            rows[index].add_error(parts[2], error_message(exc))
             return
-    form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+    if exc.field in form.fields:
+        form.add_error(exc.field, error_message(exc))
+    else:
+        form.add_error(None, error_sentence(exc))
