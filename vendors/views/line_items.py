@@ -14,6 +14,7 @@ from clusterbuy.services import ServiceError
 
 from .. import bids as bid_services
 from ..forms import LineItemForm, UploadForm
+from ..import_errors import row_error_sentence
 from ..importing import LineItemImportError, build_template_csv, build_template_xlsx
 from ..models import BidLineItem
 from .bids import bid_or_404
@@ -79,11 +80,7 @@ def line_item_import(request, pk, bid_pk):
         messages.error(request, exc.message)
     except LineItemImportError as exc:
         for error in exc.errors[:50]:
-            messages.error(
-                request,
-                _("Row %(row)s %(column)s: %(message)s")
-                % {"row": error.row, "column": error.column, "message": error.message},
-            )
+            messages.error(request, row_error_sentence(error))
         messages.error(request, _("Nothing was imported."))
     else:
         messages.success(request, _("%(n)s line items imported.") % {"n": len(items)})
