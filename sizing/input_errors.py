@@ -271,6 +271,8 @@ def _training_messages(p: dict) -> dict[str, Any]:
             "Must hold at least one micro-batch of sequence-length tokens."
         ),
         "no_workloads": lambda: _("Add at least one workload."),
+        "no_gpus_left": lambda: _("No GPUs are left for this workload."),
+        "no_gpu_count": lambda: _("No GPU count is given."),
     }
 
 
@@ -285,3 +287,15 @@ def error_message(exc: SizingInputError) -> str | None:
         }
     message = _messages(params).get(code)
     return message() if message is not None else None
+
+
+def delivered_error(entry: dict) -> str:
+    """Why a bid's delivered capability could not be sized (``error_code`` and
+    ``error_params`` of `sizing.services.delivered`), in the active language; entries
+    computed before the code was stored keep their English ``error``."""
+    code = entry.get("error_code") or ""
+    message = _messages(entry.get("error_params") or {}).get(code)
+    if code in RANGE_CODES:
+        exc = SizingInputError("", code=code, params=entry.get("error_params"))
+        return error_message(exc) or entry.get("error", "")
+    return message() if message is not None else entry.get("error", "")

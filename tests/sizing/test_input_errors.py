@@ -228,3 +228,25 @@ def test_the_preview_of_a_tiny_target_names_the_target(
         },
     )
     assert expected in response.content.decode()
+
+
+def test_a_bids_delivered_capability_error_is_said_in_the_readers_language():
+    """The comparison's "not sized: no tensor x pipeline x data layout divides
+    100000 GPUs ..." (issue 13) comes from the stored code and params."""
+    exc = _refusal(
+        {
+            "workload": {**LLAMA_70B, "gpu_count": 100_000},
+            "accelerator": "h100-sxm-80gb",
+        }
+    )
+    entry = {"error": exc.message, "error_code": exc.code, "error_params": exc.params}
+    with translation.override("zh-hans"):
+        assert input_errors.delivered_error(entry).startswith(
+            "在全局批量为 4,194,304 token 时"
+        )
+    with translation.override("en"):
+        assert input_errors.delivered_error(entry).startswith(
+            "No tensor × pipeline × data-parallel layout divides 100,000 GPUs"
+        )
+    # An entry cached before codes were stored keeps its English text.
+    assert input_errors.delivered_error({"error": "old text"}) == "old text"
