@@ -6,6 +6,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from .errors import error_message
 from .services import ConflictError, ServiceError
 
 
@@ -15,7 +16,7 @@ def service_error_response(exc: ServiceError) -> Response:
             {"detail": exc.message, **exc.details}, status=status.HTTP_409_CONFLICT
         )
     field = exc.field or "non_field_errors"
-    return Response({field: [exc.message]}, status=status.HTTP_400_BAD_REQUEST)
+    return Response({field: [error_message(exc)]}, status=status.HTTP_400_BAD_REQUEST)
 
 
 def exception_handler(exc, context):
@@ -28,9 +29,12 @@ def exception_handler(exc, context):
             else {"non_field_errors": exc.messages}
         )
         exc = exceptions.ValidationError(detail)
-    # Errors raised by the pure engines carry the field at fault.
+    # Errors raised by the pure engines carry the field at fault; the message is
+    # said in the request's language, the key stays the field path.
     field = getattr(exc, "field", None)
     message = getattr(exc, "message", None)
     if isinstance(exc, ValueError) and field and message:
-        return Response({field: [str(message)]}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(
+            {field: [error_message(exc)]}, status=status.HTTP_400_BAD_REQUEST
+        )
     return drf_exception_handler(exc, context)

@@ -2,6 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .bounds import model_field_limits
+from .errors import error_message, error_sentence
 from .models import Membership, Procurement, Role, Stage, StageChange
 from .services import PROCUREMENT_FIELDS
 
@@ -67,8 +68,12 @@ class TokenForm(forms.Form):
 
 
 def add_service_error(form: forms.BaseForm, exc, *, field: str | None = None) -> None:
-    """Show a service or engine error (`exc.field`, `exc.message`) on the form: on the
-    field it names when the form has that field, else above the form. `field`
-    overrides the name when the error speaks of an engine path, not a form field."""
+    """Show a service or engine error on the form in the user's language: under the
+    field it names when the form has that field, else above the form with the field's
+    label first. `field` overrides the name when the error speaks of an engine path,
+    not a form field."""
     name = exc.field if field is None else field
-    form.add_error(name if name in form.fields else None, exc.message)
+    if name in form.fields:
+        form.add_error(name, error_message(exc))
+    else:
+        form.add_error(None, error_sentence(exc, name))

@@ -7,9 +7,17 @@ class SizingConfig(AppConfig):
     verbose_name = _("Sizing")
 
     def ready(self) -> None:
+        from clusterbuy.errors import register_error_translator
         from clusterbuy.registry import CheckResult, register_stage_check, register_tab
 
-        from . import services
+        from . import input_errors, services
+        from .engine import SizingInputError
+
+        register_error_translator(
+            SizingInputError,
+            message=input_errors.error_message,
+            label=input_errors.field_label,
+        )
 
         register_tab("requirements", "sizing:requirements")
         register_tab("sizing", "sizing:plan")

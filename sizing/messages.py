@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from . import explanation_texts
 from .models import Availability, WorkloadKind
 from .training_messages import TRAINING_QUANTITY_LABELS, remedy_summary
 
@@ -384,8 +385,9 @@ def _explained_value(value: Any) -> Any:
 
 
 def describe_explanation(entries: list[dict]) -> list[dict]:
-    """Explanation rows with a translated ``label`` (the quantity's name; the code
-    stays beside it) and the combination rule in words where it is the formula."""
+    """Explanation rows in the active language: the quantity's ``label`` (its code is
+    kept as ``quantity``), the ``formula`` in words (the engine's symbols kept as
+    ``formula_symbols``), the unit, and the ``source`` as a readable citation."""
     rows = []
     for entry in entries:
         quantity = entry.get("quantity", "")
@@ -394,15 +396,26 @@ def describe_explanation(entries: list[dict]) -> list[dict]:
         key = ".".join(parts[-2:]) if len(parts) > 1 else quantity
         label = QUANTITY_LABELS.get(key) or QUANTITY_LABELS.get(parts[-1], "")
         formula = entry.get("formula", "")
+        unit = entry.get("unit", "")
+        words = (
+            str(COMBINATION_RULES[formula])
+            if formula in COMBINATION_RULES
+            else explanation_texts.formula_words(key)
+            or explanation_texts.formula_words(parts[-1])
+        )
         rows.append(
             {
                 **entry,
                 "label": str(label),
                 "value": _explained_value(entry.get("value")),
                 "unit": str(
-                    UNIT_LABELS.get(entry.get("unit", ""), entry.get("unit", ""))
+                    UNIT_LABELS.get(
+                        unit, explanation_texts.EXTRA_UNIT_LABELS.get(unit, unit)
+                    )
                 ),
-                "formula": str(COMBINATION_RULES.get(formula, formula)),
+                "formula": words or formula,
+                "formula_symbols": formula,
+                "source": explanation_texts.readable_source(entry.get("source", "")),
             }
         )
     return rows

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clusterbuy.access import Capability, access_procurement, can, require
+from clusterbuy.errors import error_sentence
 from clusterbuy.forms import add_service_error
 from clusterbuy.ids import id_param
 from clusterbuy.views import render_procurement
@@ -92,14 +93,13 @@ def _quick_region(request) -> str | None:
 
 def quick(request):
     form = QuickForm(request.POST or None, region=_quick_region(request))
-    result = error = None
+    result = None
     if request.method == "POST" and form.is_valid():
         try:
             result = services.estimate_from_body(form.body())
         except SizingInputError as exc:
             add_service_error(form, exc, field=services.engine_field(exc.field))
-            error = exc.message
-    context = {"form": form, "result": result, "error": error}
+    context = {"form": form, "result": result}
     if result is not None:
         context["preview"] = _preview(result)
         context["checks"] = quick_checks(form.cleaned_data, result)
@@ -175,8 +175,7 @@ def requirements_preview(request, pk):
         try:
             context["preview"] = _preview(services.compute_plan(inputs=inputs))
         except SizingInputError as exc:
-            context["error"] = exc.message
-            context["error_field"] = exc.field
+            context["error"] = error_sentence(exc, services.engine_field(exc.field))
     return render(request, "sizing/_preview.html", context)
 
 
@@ -249,8 +248,7 @@ def workload_preview(request, pk):
         try:
             context["preview"] = _preview(services.estimate_from_body(body))
         except SizingInputError as exc:
-            context["error"] = exc.message
-            context["error_field"] = services.engine_field(exc.field)
+            context["error"] = error_sentence(exc, services.engine_field(exc.field))
     return render(request, "sizing/_preview.html", context)
 
 

@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clusterbuy.access import Capability, access_procurement, require
+from clusterbuy.errors import error_message
 from clusterbuy.parsers import BoundedJSONParser
 from clusterbuy.permissions import IsMember
 
@@ -111,7 +112,9 @@ class TcoInputsSerializer(serializers.Serializer):
         try:
             services.normalise_inputs(inputs=dict(data))
         except TcoInputError as exc:
-            raise serializers.ValidationError({exc.field: [exc.message]}) from None
+            raise serializers.ValidationError(
+                {exc.field: [error_message(exc)]}
+            ) from None
         except (TypeError, ValueError, AttributeError) as exc:
             # An engine gap on odd shapes must still be a 400, never a 500.
             raise serializers.ValidationError(

@@ -7,7 +7,17 @@ class TcoConfig(AppConfig):
     verbose_name = _("Total cost of ownership")
 
     def ready(self) -> None:
+        from clusterbuy.errors import register_error_translator
         from clusterbuy.registry import register_tab
+
+        from . import labels
+        from .engine import TcoInputError
+
+        register_error_translator(
+            TcoInputError,
+            message=labels.error_message,
+            label=labels.error_field_label,
+        )
 
         # Register the Celery tasks in every process: the services enqueue a run
         # by task name (tco.services.RUN_TASK_NAME), never by importing tasks.

@@ -17,6 +17,8 @@ from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from clusterbuy.errors import error_message, error_sentence
+
 from .engine import (
     CAPEX_CATEGORIES,
     DEFAULTS,
@@ -223,11 +225,11 @@ def add_engine_error(form: ScenarioForm, formset, exc: TcoInputError) -> list[st
         if index < len(rows):
             name = parts[2] if len(parts) == 3 else "amount"
             rows[index].add_error(
-                name if name in rows[index].fields else None, exc.message
+                name if name in rows[index].fields else None, error_message(exc)
             )
             return []
     if exc.field in form.fields:
-        form.add_error(exc.field, exc.message)
+        form.add_error(exc.field, error_message(exc))
         return []
-    form.add_error(None, exc.message)
-    return [exc.message]
+    form.add_error(None, error_sentence(exc))
+    return [error_sentence(exc)]

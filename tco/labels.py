@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.functional import lazy
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext, gettext_lazy
+
+from clusterbuy.errors import figure
 
 from .engine import CAPEX_CATEGORIES, INPUT_TABLE, capex_label, input_label
 
@@ -160,3 +162,110 @@ def breakdown_rows(items: list[dict], category_label=None) -> list[dict]:
             }
         )
     return rows
+
+
+# --- the engine's input errors (TcoInputError: code, params, field) ------------------
+
+#: Names of the fields an error can name that are not scenario inputs.
+ERROR_FIELD_LABELS: dict[str, Any] = {
+    "capex": gettext_lazy("Capex lines"),
+    "draws": gettext_lazy("Monte Carlo draws"),
+    "user_fields": gettext_lazy("Fields set by the user"),
+    "ranges": gettext_lazy("Uncertainty ranges"),
+    "description": gettext_lazy("Description"),
+    "amount": gettext_lazy("Amount"),
+    "category": gettext_lazy("Category"),
+}
+
+
+def error_field_label(path: str) -> str | None:
+    """ "capex.2.amount" -> "Capex line 3: Amount"; "ranges.pue.low" -> the input's
+    label with "(uncertainty range)"; an input name -> its label."""
+    parts = path.split(".")
+    if parts[0] == "capex" and len(parts) >= 2 and parts[1].isdigit():
+        line = gettext("Capex line %(n)s") % {"n": int(parts[1]) + 1}
+        if len(parts) == 3 and parts[2] in ERROR_FIELD_LABELS:
+            return gettext("%(line)s, %(field)s") % {
+                "line": line,
+                "field": ERROR_FIELD_LABELS[parts[2]],
+            }
+        return line
+    if parts[0] == "ranges" and len(parts) >= 2 and parts[1] in INPUT_LABELS:
+        return gettext("%(label)s (uncertainty range)") % {
+            "label": INPUT_LABELS[parts[1]]
+        }
+    label = INPUT_LABELS.get(parts[0]) or ERROR_FIELD_LABELS.get(parts[0])
+    return str(label) if label is not None else None
+
+
+def allowed_values(params: dict) -> str:
+    """The values an input accepts, in words: "a number from 1 to 5"."""
+    choices = params.get("choices") or []
+    if choices:
+        return gettext("one of: %(choices)s") % {"choices": ", ".join(choices)}
+    low, high = params.get("low"), params.get("high")
+    values = {"low": figure(low), "high": figure(high)}
+    if params.get("kind") == "count":
+        return gettext("a whole number from %(low)s to %(high)s") % values
+    if params.get("kind") == "share" and (low, high) == (0.0, 1.0):
+        return gettext("a share from 0 to 1 (0.08 = 8 %%)") % {}
+    if low is None:
+        return gettext("a number")
+    above = params.get("low_inclusive") is False
+    if high is None:
+        if above:
+            return gettext("a number above %(low)s") % values
+        return gettext("a number of at least %(low)s") % values
+    if above:
+        return gettext("a number above %(low)s and at most %(high)s") % values
+    return gettext("a number from %(low)s to %(high)s") % values
+
+
+_REASONS: dict[str, Any] = {
+    "not_a_number": gettext_lazy("Enter a number."),
+    "not_finite": gettext_lazy("Enter a finite number (no NaN or infinity)."),
+    "not_whole": gettext_lazy("Must be a whole number."),
+}
+_MESSAGES: dict[str, Any] = {
+    "not_an_object": gettext_lazy("Must be an object (names mapped to values)."),
+    "not_a_list": gettext_lazy("Must be a list."),
+    "not_text": gettext_lazy("Must be text."),
+    "unknown_field": gettext_lazy("Unknown field."),
+    "expected_low_high": gettext_lazy("Give a low and a high value."),
+    "mode_order": gettext_lazy(
+        "The most likely value must lie between the low and the high value."
+    ),
+}
+
+
+def error_message(exc) -> str | None:
+    """A TcoInputError in the active language, saying what is allowed; None for a
+    code this module does not know (the engine's English then stands)."""
+    code, params = getattr(exc, "code", ""), getattr(exc, "params", {}) or {}
+    if code == "out_of_range" and params.get("choices"):
+        return gettext("Choose one of: %(choices)s.") % {
+            "choices": ", ".join(params["choices"])
+        }
+    if code == "out_of_range":
+        return gettext("Must be %(range)s.") % {"range": allowed_values(params)}
+    if code in _REASONS:
+        reason = str(_REASONS[code])
+        if not params:
+            return reason
+        return gettext("%(reason)s Allowed: %(range)s.") % {
+            "reason": reason,
+            "range": allowed_values(params),
+        }
+    if code == "unknown_category":
+        return gettext(
+            "Unknown capex category %(category)s: choose one of %(choices)s."
+        ) % {
+            "category": params.get("category", ""),
+            "choices": ", ".join(str(CAPEX_LABELS[c]) for c in CAPEX_CATEGORIES),
+        }
+    if code == "cannot_convert":
+        return gettext(
+            "Cannot convert %(source)s to %(target)s: only CNY and USD are supported."
+        ) % {"source": params.get("from", ""), "target": params.get("to", "")}
+    message = _MESSAGES.get(code)
+    return str(message) if message is not None else None

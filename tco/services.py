@@ -36,6 +36,7 @@ from kombu.exceptions import OperationalError as BrokerError
 
 from clusterbuy import task_runner
 from clusterbuy.celery import app as celery_app
+from clusterbuy.errors import error_sentence
 from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
 from sizing import services as sizing_services
@@ -366,10 +367,7 @@ def request_tco_run_from_source(
 
 def _readable_error(exc: BaseException) -> str:
     if isinstance(exc, TcoInputError):
-        return _("Invalid input %(field)s: %(message)s") % {
-            "field": exc.field,
-            "message": exc.message,
-        }
+        return _("Invalid input: %(error)s") % {"error": error_sentence(exc)}
     text = str(exc) or exc.__class__.__name__
     return f"{exc.__class__.__name__}: {text}"[:2000]
 

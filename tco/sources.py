@@ -24,6 +24,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from clusterbuy.errors import error_sentence
 from clusterbuy.models import DeploymentSite, Procurement
 from clusterbuy.services import ServiceError
 from sizing import services as sizing_services
@@ -130,7 +131,7 @@ def seed_from_plan(*, procurement: Procurement, plan_id: int) -> ScenarioSeed:
             gpu_price=_plan_price(plan, currency),
         )
     except TcoInputError as exc:
-        raise ServiceError(exc.message, field="sizing_plan") from None
+        raise ServiceError(error_sentence(exc), field="sizing_plan") from None
     inputs = dict(normalised.inputs)
     name = plan.get("accelerator_name") or plan.get("accelerator") or "GPU"
     inputs["capex"] = [

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
 from clusterbuy.access import Capability, access_procurement, require
+from clusterbuy.errors import error_sentence
 from clusterbuy.forms import add_service_error
 from clusterbuy.ids import id_param
 from clusterbuy.services import ServiceError
@@ -183,8 +184,7 @@ def _estimate_context(inputs: dict | None) -> dict:
     try:
         estimate = services.estimate(inputs=inputs)
     except TcoInputError as exc:
-        label = labels.INPUT_LABELS.get(exc.field.split(".")[0], exc.field)
-        context["errors"].append(f"{label}: {exc.message}")
+        context["errors"].append(error_sentence(exc))
         return context
     return _figures_context(estimate)
 

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import openpyxl
 
@@ -94,9 +94,14 @@ class SheetVocabulary:
 
 @dataclass(frozen=True)
 class RowError:
+    """One problem of an upload. ``message`` is English (logs); ``code`` and
+    ``params`` let the app say it in the user's language (vendors/import_errors.py)."""
+
     row: int  # spreadsheet row number, header = 1
     column: str  # canonical column name, "" for the whole row/file
     message: str
+    code: str = ""
+    params: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def __str__(self) -> str:
         where = f"row {self.row}" + (f", {self.column}" if self.column else "")
@@ -125,8 +130,10 @@ class LineItemRow:
         object.__setattr__(self, "amount", self.quantity * self.unit_price)
 
 
-def _file_error(message: str) -> LineItemImportError:
-    return LineItemImportError([RowError(0, "", message)])
+def _file_error(
+    message: str, code: str, params: dict[str, Any] | None = None
+) -> LineItemImportError:
+    return LineItemImportError([RowError(0, "", message, code, params or {})])
 
 
 def _map_header(
@@ -139,11 +146,19 @@ def _map_header(
         if name is None:
             continue  # extra columns (totals, notes) are ignored
         if name in positions:
-            errors.append(RowError(1, name, f"column appears twice ({raw!r})"))
+            errors.append(
+                RowError(
+                    1,
+                    name,
+                    f"column appears twice ({raw!r})",
+                    "duplicate_column",
+                    {"header": raw},
+                )
+            )
         positions[name] = index
     for name in COLUMNS:
         if name not in positions:
-            errors.append(RowError(1, name, "missing column"))
+            errors.append(RowError(1, name, "missing column", "missing_column"))
     return positions, errors
 
 
@@ -170,11 +185,13 @@ def _parse_row(
                 number,
                 "category",
                 f"unknown category {cells['category']!r}; use one of {', '.join(CATEGORIES)}",
+                "unknown_category",
+                {"value": cells["category"]},
             )
         )
     description = cells["description"]
     if not description:
-        errors.append(RowError(number, "description", "required"))
+        errors.append(RowError(number, "description", "required", "required"))
     quantity = _decimal(cells["quantity"])
     if quantity is None or quantity <= 0:
         errors.append(
@@ -182,6 +199,8 @@ def _parse_row(
                 number,
                 "quantity",
                 f"must be a number above 0, got {cells['quantity']!r}",
+                "not_positive",
+                {"value": cells["quantity"]},
             )
         )
     unit_price = _decimal(cells["unit_price"])
@@ -191,6 +210,8 @@ def _parse_row(
                 number,
                 "unit_price",
                 f"must be a number of at least 0, got {cells['unit_price']!r}",
+                "negative",
+                {"value": cells["unit_price"]},
             )
         )
     flag = cells["recurring"].lower()
@@ -200,6 +221,8 @@ def _parse_row(
                 number,
                 "recurring",
                 f"must be yes/no, true/false, 1/0 or 是/否, got {cells['recurring']!r}",
+                "not_a_flag",
+                {"value": cells["recurring"]},
             )
         )
     if errors or quantity is None or unit_price is None:
@@ -228,21 +251,24 @@ def parse_line_items(
     vocabulary = vocabulary or SheetVocabulary()
     data = fileobj.read(MAX_UPLOAD_BYTES + 1)
     if len(data) > MAX_UPLOAD_BYTES:
+        megabytes = MAX_UPLOAD_BYTES // 1024 // 1024
         raise _file_error(
-            f"the file is larger than {MAX_UPLOAD_BYTES // 1024 // 1024} MB"
+            f"the file is larger than {megabytes} MB", "too_large", {"mb": megabytes}
         )
     if not data.strip():
-        raise _file_error("the file is empty")
+        raise _file_error("the file is empty", "empty")
     if data.startswith(_OLE_MAGIC):
         raise _file_error(
-            f"{filename}: legacy .xls is not supported; save as .xlsx or CSV"
+            f"{filename}: legacy .xls is not supported; save as .xlsx or CSV",
+            "legacy_xls",
+            {"filename": filename},
         )
     try:
         rows = read_sheet_rows(data, time_budget_s=time_budget_s, clock=clock)
     except SheetReadError as exc:
-        raise _file_error(str(exc)) from exc
+        raise _file_error(str(exc), exc.code, exc.params) from exc
     if not rows:
-        raise _file_error("the file is empty")
+        raise _file_error("the file is empty", "empty")
     positions, errors = _map_header(rows[0], vocabulary)
     if errors:
         raise LineItemImportError(errors)
@@ -259,7 +285,9 @@ def parse_line_items(
         if row is not None:
             parsed.append(row)
     if not parsed and not errors:
-        errors.append(RowError(2, "", "no line items below the header"))
+        errors.append(
+            RowError(2, "", "no line items below the header", "no_line_items")
+        )
     if errors:
         raise LineItemImportError(errors)
     return parsed

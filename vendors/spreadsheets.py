@@ -22,7 +22,7 @@ import io
 import string
 import zipfile
 from collections.abc import Callable
-from typing import BinaryIO
+from typing import Any, BinaryIO
 from xml.parsers import expat
 
 import openpyxl
@@ -48,8 +48,20 @@ _CELL_TAG = _SHEET_NS + "c"
 _VALUE_TAGS = frozenset({_SHEET_NS + "v", _SHEET_NS + "is"})
 
 
+#: The caps a message about an oversized sheet states.
+_CAPS = {"max_rows": MAX_ROWS, "max_columns": MAX_COLUMNS}
+
+
 class SheetReadError(ValueError):
-    """The upload cannot be read as a sheet; the message tells the user why."""
+    """The upload cannot be read as a sheet; the message tells the user why (in
+    English; ``code`` and ``params`` let the app say it in the user's language)."""
+
+    def __init__(
+        self, message: str, code: str = "", params: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = dict(params or {})
 
 
 def read_sheet_rows(
@@ -88,7 +100,9 @@ class _TimeBudget:
         if self.clock() > self.deadline:
             raise SheetReadError(
                 f"the file took more than {self.seconds:g} s to read; import at most "
-                f"{MAX_ROWS} line items and {MAX_COLUMNS} columns"
+                f"{MAX_ROWS} line items and {MAX_COLUMNS} columns",
+                "too_slow",
+                {"seconds": self.seconds, **_CAPS},
             )
 
 
@@ -104,13 +118,17 @@ def _check_within_caps(row: int, column: int) -> None:
     if row > MAX_SHEET_ROWS:
         raise SheetReadError(
             f"the sheet has data in row {row}; at most {MAX_SHEET_ROWS} rows are read "
-            f"(a header and {MAX_ROWS} line items): delete the rows below"
+            f"(a header and {MAX_ROWS} line items): delete the rows below",
+            "too_many_rows",
+            {"row": row, **_CAPS},
         )
     if column > MAX_COLUMNS:
         raise SheetReadError(
             f"the sheet has data in column {_column_label(column)}; at most "
             f"{MAX_COLUMNS} columns (A to {_column_label(MAX_COLUMNS)}) are read: "
-            "delete the columns to the right"
+            "delete the columns to the right",
+            "too_many_columns",
+            {"column": _column_label(column), **_CAPS},
         )
 
 
@@ -127,7 +145,9 @@ def _check_xml_tag_count(archive: zipfile.ZipFile, budget: _TimeBudget) -> None:
                     raise SheetReadError(
                         f"the workbook has more than {MAX_XML_TAGS:,} XML tags; "
                         f"import at most {MAX_ROWS} line items and {MAX_COLUMNS} "
-                        "columns, without other sheets"
+                        "columns, without other sheets",
+                        "too_many_tags",
+                        {"tags": MAX_XML_TAGS, **_CAPS},
                     )
                 budget.check()
 
@@ -157,7 +177,9 @@ class _UsedRangeScan:
         self.elements_in_row += 1
         if self.elements_in_row > MAX_ELEMENTS_PER_ROW:
             raise SheetReadError(
-                f"row {self.row} has more than {MAX_ELEMENTS_PER_ROW:,} XML elements"
+                f"row {self.row} has more than {MAX_ELEMENTS_PER_ROW:,} XML elements",
+                "row_too_wide",
+                {"row": self.row, "elements": MAX_ELEMENTS_PER_ROW},
             )
 
     def run(self, stream: BinaryIO, budget: _TimeBudget) -> None:
@@ -192,21 +214,29 @@ def _xlsx_rows(data: bytes, budget: _TimeBudget) -> list[list[str]]:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile as exc:
-        raise SheetReadError("the file is not a valid XLSX workbook") from exc
+        raise SheetReadError(
+            "the file is not a valid XLSX workbook", "not_xlsx"
+        ) from exc
     with archive:
         names = archive.namelist()
         if "[Content_Types].xml" not in names or not any(
             n.startswith("xl/") for n in names
         ):
-            raise SheetReadError("the file is a ZIP archive but not an XLSX workbook")
+            raise SheetReadError(
+                "the file is a ZIP archive but not an XLSX workbook", "not_xlsx"
+            )
         if sum(info.file_size for info in archive.infolist()) > MAX_UNZIPPED_BYTES:
-            raise SheetReadError("the workbook is too large once unpacked")
+            raise SheetReadError(
+                "the workbook is too large once unpacked", "too_large_unpacked"
+            )
         try:
             return _read_first_sheet(archive, data, budget)
         except SheetReadError:
             raise
         except Exception as exc:  # zipfile, expat and openpyxl raise many types
-            raise SheetReadError("the XLSX workbook could not be read") from exc
+            raise SheetReadError(
+                "the XLSX workbook could not be read", "not_xlsx"
+            ) from exc
 
 
 def _read_first_sheet(
@@ -217,7 +247,7 @@ def _read_first_sheet(
     workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     try:
         if not workbook.worksheets:
-            raise SheetReadError("the workbook has no worksheet")
+            raise SheetReadError("the workbook has no worksheet", "no_worksheet")
         sheet = workbook.worksheets[0]
         sheet.reset_dimensions()  # the declared <dimension> is never trusted
         # openpyxl exposes no public name for the sheet's part (pinned at 3.1.5).
@@ -236,13 +266,15 @@ def _read_first_sheet(
 
 def _decode_text(data: bytes) -> str:
     if b"\x00" in data:
-        raise SheetReadError("the file is neither XLSX nor a CSV text file")
+        raise SheetReadError(
+            "the file is neither XLSX nor a CSV text file", "not_a_sheet"
+        )
     for encoding in ("utf-8-sig", "gbk"):
         try:
             return data.decode(encoding)
         except UnicodeDecodeError:
             continue
-    raise SheetReadError("the CSV is not UTF-8 or GBK encoded")
+    raise SheetReadError("the CSV is not UTF-8 or GBK encoded", "bad_encoding")
 
 
 def _csv_rows(data: bytes, budget: _TimeBudget) -> list[list[str]]:

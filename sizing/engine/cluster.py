@@ -39,7 +39,9 @@ def plan_cluster(
 ) -> ClusterPlan:
     """Several workloads on one cluster of one accelerator (see the module docstring)."""
     if not workloads:
-        raise SizingInputError("give at least one workload", field="workloads")
+        raise SizingInputError(
+            "give at least one workload", field="workloads", code="no_workloads"
+        )
     constraints = constraints or Constraints()
     if accelerator_key is None:
         accelerator_key = cheapest_for_all(workloads, catalog, constraints)

@@ -46,6 +46,8 @@ def estimate(
             f"no priced accelerator available in region {constraints.region!r} can "
             "run this workload",
             field="accelerator",
+            code="no_priced_accelerator",
+            params={"region": constraints.region},
         )
     return _assemble(
         ranked[0].sized,

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import SizingInputError
-from .limits import ceiling
+from .limits import ceiling, floor
 
 
 def read_number(
@@ -33,28 +33,64 @@ def read_number(
     if value is None:
         return None
     where = f"{path}.{name}"
+    highest = ceiling(name, maximum)
+    lowest = floor(name)
+    # What every message about this number can state: the interval it must be in.
+    allowed = {
+        "minimum": lowest,
+        "maximum": highest,
+        "zero_allowed": (allow_zero or not positive) and lowest == 0,
+        "integer": integer,
+    }
     if isinstance(value, bool) or not isinstance(value, int | float):
         if isinstance(value, str):
             try:
                 value = float(value)
             except ValueError:
-                raise SizingInputError("must be a number", field=where) from None
+                raise SizingInputError(
+                    "must be a number",
+                    field=where,
+                    code="not_a_number",
+                    params=allowed,
+                ) from None
         else:
-            raise SizingInputError("must be a number", field=where)
+            raise SizingInputError(
+                "must be a number", field=where, code="not_a_number", params=allowed
+            )
     if not math.isfinite(value):
         raise SizingInputError(
-            "must be a finite number (no NaN or infinity)", field=where
+            "must be a finite number (no NaN or infinity)",
+            field=where,
+            code="not_finite",
+            params=allowed,
         )
     if value < 0:
-        raise SizingInputError("must not be negative", field=where)
+        raise SizingInputError(
+            "must not be negative", field=where, code="negative", params=allowed
+        )
     if positive and value == 0 and not allow_zero:
-        raise SizingInputError("must be greater than zero", field=where)
-    highest = ceiling(name, maximum)
+        raise SizingInputError(
+            "must be greater than zero", field=where, code="zero", params=allowed
+        )
+    if value < lowest:
+        raise SizingInputError(
+            f"must be at least {lowest:,.15g}",
+            field=where,
+            code="below_minimum",
+            params=allowed,
+        )
     if value > highest:
-        raise SizingInputError(f"must be at most {highest:,.15g}", field=where)
+        raise SizingInputError(
+            f"must be at most {highest:,.15g}",
+            field=where,
+            code="above_maximum",
+            params=allowed,
+        )
     if integer:
         if value != int(value):
-            raise SizingInputError("must be a whole number", field=where)
+            raise SizingInputError(
+                "must be a whole number", field=where, code="not_whole", params=allowed
+            )
         return int(value)
     return float(value)
 
@@ -65,7 +101,10 @@ def read_choice(data: dict, name: str, path: str, choices: tuple[str, ...], defa
         return default
     if not isinstance(value, str) or value.lower() not in choices:
         raise SizingInputError(
-            f"must be one of {', '.join(choices)}", field=f"{path}.{name}"
+            f"must be one of {', '.join(choices)}",
+            field=f"{path}.{name}",
+            code="not_a_choice",
+            params={"choices": list(choices)},
         )
     return value.lower()
 
@@ -75,7 +114,9 @@ def read_bool(data: dict, name: str, path: str, default: bool) -> bool:
     if value is None:
         return default
     if not isinstance(value, bool):
-        raise SizingInputError("must be true or false", field=f"{path}.{name}")
+        raise SizingInputError(
+            "must be true or false", field=f"{path}.{name}", code="not_a_bool"
+        )
     return value
 
 
@@ -108,6 +149,12 @@ def read_numbers(
     return {field.name: field.read(data, path) for field in fields}
 
 
-def require(data: dict, name: str, path: str, message: str = "is required") -> None:
+def require(
+    data: dict,
+    name: str,
+    path: str,
+    message: str = "is required",
+    code: str = "required",
+) -> None:
     if data.get(name) is None:
-        raise SizingInputError(message, field=f"{path}.{name}")
+        raise SizingInputError(message, field=f"{path}.{name}", code=code)

@@ -63,6 +63,21 @@ MAXIMA: dict[str, float] = {
 }
 
 
+#: The smallest positive value a field accepts where zero-ish values are meaningless:
+#: a training target under about two hours cannot be planned (nor met: restarts,
+#: checkpoint loads and warm-up alone take longer), and 0.001 days would otherwise
+#: send the search to a million GPUs and answer "no accelerator" instead of naming it.
+MINIMA: dict[str, float] = {
+    "target_days": 0.1,
+    "pue": 1.0,  # facility power over IT power is at least 1 by definition
+}
+
+
+def floor(name: str) -> float:
+    """The smallest value field ``name`` accepts (0 when it has no floor)."""
+    return MINIMA.get(name, 0.0)
+
+
 def ceiling(name: str, maximum: float | None = None) -> float:
     """The largest value field ``name`` accepts: ``maximum`` when the caller gives
     one, else its row in MAXIMA, else DEFAULT_MAXIMUM."""

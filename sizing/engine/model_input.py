@@ -40,11 +40,13 @@ def model_from_dict(
 ) -> ModelArch:
     """A catalogue preset by key, or a custom architecture checked for consistency."""
     if not isinstance(data, dict):
-        raise SizingInputError("must be an object", field=path)
+        raise SizingInputError("must be an object", field=path, code="not_an_object")
     if data.get("preset") is not None:
         return _preset(data["preset"], catalog, path)
     for name in MODEL_REQUIRED:
-        require(data, name, path, "is required for a custom model")
+        require(
+            data, name, path, "is required for a custom model", "required_custom_model"
+        )
     counts = {
         name: read_number(data, name, path, integer=True) for name in MODEL_COUNTS
     }
@@ -81,7 +83,12 @@ def model_from_dict(
 
 def _preset(key: Any, catalog: Catalog, path: str) -> ModelArch:
     if not isinstance(key, str) or key not in catalog.presets:
-        raise SizingInputError(f"unknown model preset {key!r}", field=f"{path}.preset")
+        raise SizingInputError(
+            f"unknown model preset {key!r}",
+            field=f"{path}.preset",
+            code="unknown_preset",
+            params={"key": key},
+        )
     return catalog.presets[key]
 
 
@@ -93,6 +100,7 @@ def _head_dim(counts: dict[str, Any], path: str) -> int:
         raise SizingInputError(
             "hidden_size must be divisible by attention_heads (or give head_dim)",
             field=f"{path}.hidden_size",
+            code="hidden_not_divisible",
         )
     return hidden // heads
 
@@ -104,7 +112,9 @@ def _kv_heads(counts: dict[str, Any], path: str) -> int:
     kv_heads = counts["kv_heads"] or heads
     if kv_heads > heads or heads % kv_heads:
         raise SizingInputError(
-            "attention_heads must be a multiple of kv_heads", field=f"{path}.kv_heads"
+            "attention_heads must be a multiple of kv_heads",
+            field=f"{path}.kv_heads",
+            code="heads_not_multiple",
         )
     return kv_heads
 
@@ -115,11 +125,15 @@ def _moe_experts(data: dict, path: str) -> tuple[int | None, int | None]:
     if experts and experts > 1:
         if active is None:
             raise SizingInputError(
-                "is required when moe_experts > 1", field=f"{path}.moe_active_experts"
+                "is required when moe_experts > 1",
+                field=f"{path}.moe_active_experts",
+                code="required_with_moe",
             )
         if active > experts:
             raise SizingInputError(
-                "must not exceed moe_experts", field=f"{path}.moe_active_experts"
+                "must not exceed moe_experts",
+                field=f"{path}.moe_active_experts",
+                code="above_moe_experts",
             )
     return experts, active
 
@@ -130,7 +144,9 @@ def _param_counts_given(data: dict, path: str) -> tuple[float | None, float | No
     active_params_b = read_number(data, "active_params_b", path)
     if params_b and active_params_b and active_params_b > params_b:
         raise SizingInputError(
-            "must not exceed params_b", field=f"{path}.active_params_b"
+            "must not exceed params_b",
+            field=f"{path}.active_params_b",
+            code="above_params_b",
         )
     return params_b, active_params_b
 
@@ -161,15 +177,20 @@ def _check_layer_counts(model: ModelArch, path: str) -> ModelArch:
     a local-attention layer count needs its window."""
     if model.moe_dense_layers >= model.layers:
         raise SizingInputError(
-            "must be fewer than layers", field=f"{path}.moe_dense_layers"
+            "must be fewer than layers",
+            field=f"{path}.moe_dense_layers",
+            code="not_fewer_than_layers",
         )
     if model.sliding_window_layers > model.layers:
         raise SizingInputError(
-            "must not exceed layers", field=f"{path}.sliding_window_layers"
+            "must not exceed layers",
+            field=f"{path}.sliding_window_layers",
+            code="above_layers",
         )
     if model.sliding_window_layers and not model.sliding_window_tokens:
         raise SizingInputError(
             "is required with sliding_window_layers",
             field=f"{path}.sliding_window_tokens",
+            code="required_with_sliding_window",
         )
     return model

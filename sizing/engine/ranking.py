@@ -31,14 +31,43 @@ def buyable_accelerators(catalog: Catalog, region: str) -> list[Accelerator]:
 
 
 def _sized_runs(
-    workloads: list[Workload], acc: Accelerator, catalog: Catalog
+    workloads: list[Workload],
+    acc: Accelerator,
+    catalog: Catalog,
+    refusals: list[SizingInputError] | None = None,
 ) -> list[SizedWorkload] | None:
-    """Every workload sized on ``acc``, or None when one of them cannot run on it."""
+    """Every workload sized on ``acc``, or None when one of them cannot run on it
+    (the engine's refusal, if any, is added to ``refusals``)."""
     try:
         sized = [size_workload(workload, acc, catalog) for workload in workloads]
-    except SizingInputError:
+    except SizingInputError as exc:
+        if refusals is not None:
+            refusals.append(exc)
         return None
     return sized if all(item.runs for item in sized) else None
+
+
+def _raise_shared_refusal(refusals: list[SizingInputError], candidates: int) -> None:
+    """When no candidate could run the workload, a refusal that names a workload
+    field (a target no GPU count meets, a layout the batch cannot split) is the
+    answer: it names the field to change, where "no accelerator can run it" names
+    none. The most frequent such refusal is raised; refusals about one accelerator
+    (a missing datasheet figure) are not the workload's fault and are skipped."""
+    if not candidates:
+        return
+    counts: dict[tuple[str, str], int] = {}
+    first: dict[tuple[str, str], SizingInputError] = {}
+    for exc in refusals:
+        if (
+            exc.code
+            and exc.field.startswith("workload")
+            and "accelerator" not in (exc.params)
+        ):
+            key = (exc.code, exc.field)
+            counts[key] = counts.get(key, 0) + 1
+            first.setdefault(key, exc)
+    if counts:
+        raise first[max(counts, key=lambda key: counts[key])]
 
 
 @dataclass(frozen=True)
@@ -57,12 +86,15 @@ def rank_accelerators(
     if preferred and any(acc.ecosystem == preferred for acc in pool):
         pool = [acc for acc in pool if acc.ecosystem == preferred]
     ranked = []
+    refusals: list[SizingInputError] = []
     for acc in pool:
-        sized = _sized_runs([workload], acc, catalog)
+        sized = _sized_runs([workload], acc, catalog, refusals)
         if sized is None:
             continue
         cost = workload_cost(sized[0], constraints)
         ranked.append(RankedOption(cost["total_usd"], sized[0], cost))
+    if not ranked:
+        _raise_shared_refusal(refusals, len(pool))
     ranked.sort(key=lambda option: (option.total_usd, option.sized.accelerator.key))
     return ranked
 
@@ -72,8 +104,10 @@ def cheapest_for_all(
 ) -> str:
     """The key of the accelerator that runs every workload at the least summed cost."""
     best: tuple[float, str] | None = None
-    for acc in buyable_accelerators(catalog, constraints.region):
-        sized = _sized_runs(workloads, acc, catalog)
+    pool = buyable_accelerators(catalog, constraints.region)
+    refusals: list[SizingInputError] = []
+    for acc in pool:
+        sized = _sized_runs(workloads, acc, catalog, refusals)
         if sized is None:
             continue
         total = sum(
@@ -82,9 +116,12 @@ def cheapest_for_all(
         if best is None or (total, acc.key) < best:
             best = (total, acc.key)
     if best is None:
+        _raise_shared_refusal(refusals, len(pool))
         raise SizingInputError(
             "no priced accelerator available in the region can run all workloads",
             field="accelerator",
+            code="no_accelerator_for_all",
+            params={"region": constraints.region},
         )
     return best[1]
 

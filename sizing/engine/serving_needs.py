@@ -192,10 +192,15 @@ def device_rates(acc: Accelerator, w: Workload) -> DeviceRates:
         raise SizingInputError(
             f"{acc.name} has no published dense {w.precision} peak",
             field="workload.precision",
+            code="no_published_peak",
+            params={"accelerator": acc.name, "precision": w.precision},
         )
     if not acc.mem_bw_tbs:
         raise SizingInputError(
-            f"{acc.name} has no published memory bandwidth", field="accelerator"
+            f"{acc.name} has no published memory bandwidth",
+            field="accelerator",
+            code="no_memory_bandwidth",
+            params={"accelerator": acc.name},
         )
     attention_peak = serving_peak_tflops(acc, w.kv_cache_precision) or peak
     budget = ((1.0 - MEMORY_HEADROOM) * acc.memory_gb * GB - RUNTIME_CONTEXT_BYTES) / (

@@ -88,5 +88,10 @@ def size_workload(
 
 def accelerator_by_key(catalog: Catalog, key: str) -> Accelerator:
     if key not in catalog.accelerators:
-        raise SizingInputError(f"unknown accelerator {key!r}", field="accelerator")
+        raise SizingInputError(
+            f"unknown accelerator {key!r}",
+            field="accelerator",
+            code="unknown_accelerator",
+            params={"key": key},
+        )
     return catalog.accelerators[key]

@@ -57,6 +57,8 @@ def _peak(acc: Accelerator, w: Workload) -> float:
         raise SizingInputError(
             f"{acc.name} has no published dense {w.precision} peak",
             field="workload.precision",
+            code="no_published_peak",
+            params={"accelerator": acc.name, "precision": w.precision},
         )
     return peak
 
@@ -140,6 +142,8 @@ def gpus_for_days(rates: TrainingRates, total_flops: float, per_node: int) -> in
             raise SizingInputError(
                 "target cannot be met with up to a million GPUs",
                 field="workload.target_days",
+                code="target_unreachable",
+                params={"max_gpus": MAX_GPUS, "target_days": target},
             )
     while lo < hi:
         mid = (lo + hi) // 2
@@ -245,6 +249,8 @@ def no_layout_error(w: Workload, gpus: int) -> SizingInputError:
         f"no tensor x pipeline x data layout divides {gpus} GPUs with a global batch of "
         f"{w.global_batch_tokens} tokens",
         field="workload.gpu_count" if w.gpu_count else "workload.global_batch_tokens",
+        code="no_layout",
+        params={"gpus": gpus, "global_batch_tokens": w.global_batch_tokens},
     )
 
 

@@ -34,7 +34,9 @@ def training_values(
     tokens_b = read_number(data, "tokens_b", path)
     if tokens_b is None:
         raise SizingInputError(
-            "is required for training and fine-tuning", field=f"{path}.tokens_b"
+            "is required for training and fine-tuning",
+            field=f"{path}.tokens_b",
+            code="tokens_required",
         )
     target_days = read_number(data, "target_days", path)
     gpu_count = read_number(
@@ -42,13 +44,17 @@ def training_values(
     )
     if target_days is None and gpu_count is None:
         raise SizingInputError(
-            "give target_days or gpu_count", field=f"{path}.target_days"
+            "give target_days or gpu_count",
+            field=f"{path}.target_days",
+            code="target_or_gpus",
         )
     seq_len = seq_len or min(limit or 4096, 4096)
     if limit and seq_len > limit:
         raise SizingInputError(
             f"{seq_len} tokens is beyond the model's {limit}-token context",
             field=f"{path}.seq_len",
+            code="seq_len_beyond_model",
+            params={"tokens": seq_len, "limit": limit},
         )
     micro_batch, global_batch_tokens = batch_sizes(data, path, seq_len)
     return seq_len, {
@@ -75,12 +81,15 @@ def lora_values(
     for name, given in (("lora_trainable_fraction", fraction), ("lora_rank", rank)):
         if given is not None and kind != "fine_tuning":
             raise SizingInputError(
-                "only applies to fine_tuning", field=f"{path}.{name}"
+                "only applies to fine_tuning",
+                field=f"{path}.{name}",
+                code="fine_tuning_only",
             )
     if fraction is not None and rank is not None:
         raise SizingInputError(
             "give lora_rank or lora_trainable_fraction, not both",
             field=f"{path}.lora_rank",
+            code="lora_rank_or_fraction",
         )
     if precision in ("int8", "int4"):
         base, precision = precision, "bf16"
@@ -88,6 +97,7 @@ def lora_values(
         raise SizingInputError(
             "a quantised base can only be fine-tuned with LoRA (give lora_rank)",
             field=f"{path}.precision",
+            code="quantised_needs_lora",
         )
     if rank is not None:
         total, _ = param_counts(model)
@@ -108,5 +118,6 @@ def batch_sizes(data: dict, path: str, seq_len: int) -> tuple[int, int]:
         raise SizingInputError(
             "must hold at least one micro-batch of seq_len tokens",
             field=f"{path}.global_batch_tokens",
+            code="batch_below_micro_batch",
         )
     return micro_batch, global_batch_tokens

@@ -121,7 +121,7 @@ def workload_from_dict(data: Any, catalog: Catalog) -> Workload:
     """Parse the API body's ``workload`` object; raise SizingInputError naming the field."""
     path = "workload"
     if not isinstance(data, dict):
-        raise SizingInputError("must be an object", field=path)
+        raise SizingInputError("must be an object", field=path, code="not_an_object")
     require(data, "kind", path)
     kind = read_choice(data, "kind", path, KINDS, None)
     require(data, "model", path)
@@ -169,6 +169,8 @@ def _inference_values(
             f"context + output = {context + output} tokens is beyond the model's "
             f"{limit}-token context",
             field=f"{path}.context_tokens",
+            code="context_beyond_model",
+            params={"tokens": context + output, "limit": limit},
         )
     values: dict[str, Any] = {
         "context_tokens": context,
@@ -190,7 +192,12 @@ def _inference_values(
 def _pue(data: dict) -> float | None:
     pue = read_number(data, "pue", "constraints", maximum=5)
     if pue is not None and pue < 1.0:
-        raise SizingInputError("must be at least 1.0", field="constraints.pue")
+        raise SizingInputError(
+            "must be between 1 and 5",
+            field="constraints.pue",
+            code="below_minimum",
+            params={"minimum": 1.0, "maximum": 5.0, "integer": False},
+        )
     return pue
 
 
@@ -200,7 +207,7 @@ def constraints_from_dict(data: Any) -> Constraints:
     if data is None:
         return Constraints()
     if not isinstance(data, dict):
-        raise SizingInputError("must be an object", field=path)
+        raise SizingInputError("must be an object", field=path, code="not_an_object")
     base = Constraints()
     eco = data.get("preferred_ecosystem")
     fabric = data.get("preferred_fabric")

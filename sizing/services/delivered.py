@@ -128,20 +128,21 @@ def primary_precision(basis: DeliveryBasis) -> str:
 
 def _sized(basis: DeliveryBasis, planned: PlannedWorkload, key: str, gpus: int):
     """The engine's result at ``gpus`` GPUs, or at the next lower node multiple a layout
-    divides; (result, gpus used, error message)."""
+    divides; (result, gpus used, the engine's refusal or None)."""
     per_node = server_for(basis.catalog.accelerators[key], basis.catalog).gpus_per_node
     counts = [gpus] + [
         c
         for step in range(LAYOUT_FALLBACK_STEPS)
         if (c := (gpus // per_node - step) * per_node) > 0 and c < gpus
     ]
-    error = ""
+    error = None
     for count in counts:
         workload = replace(planned.workload, gpu_count=count)
         try:
-            return estimate(workload, basis.catalog, key, basis.constraints), count, ""
+            result = estimate(workload, basis.catalog, key, basis.constraints)
+            return result, count, None
         except SizingInputError as exc:
-            error = str(exc.message)
+            error = exc
             if exc.field not in ("workload.gpu_count", "workload.global_batch_tokens"):
                 break
     return None, gpus, error
@@ -191,10 +192,21 @@ def _workload_delivery(
         "error": "",
     }
     if share <= 0:
-        return {**entry, "fits": False, "error": "no GPUs left for this workload"}
+        return {
+            **entry,
+            "fits": False,
+            "error": "no GPUs left for this workload",
+            "error_code": "no_gpus_left",
+        }
     result, used, error = _sized(basis, planned, key, share)
     if result is None:
-        return {**entry, "error": error}
+        # The code and params let a page say it in the reader's language.
+        return {
+            **entry,
+            "error": error.message if error else "",
+            "error_code": error.code if error else "",
+            "error_params": error.params if error else {},
+        }
     codes = {b.code for b in result.bottlenecks}
     fits = NO_FIT not in codes and result.gpu_count <= share
     entry.update(
@@ -245,9 +257,14 @@ def delivered_from_basis(
         "error": "",
     }
     if accelerator_key not in basis.catalog.accelerators:
-        return {**delivered, "error": f"unknown accelerator {accelerator_key!r}"}
+        return {
+            **delivered,
+            "error": f"unknown accelerator {accelerator_key!r}",
+            "error_code": "unknown_accelerator",
+            "error_params": {"key": accelerator_key},
+        }
     if not gpu_count or gpu_count <= 0 or not math.isfinite(gpu_count):
-        return {**delivered, "error": "no GPU count"}
+        return {**delivered, "error": "no GPU count", "error_code": "no_gpu_count"}
     delivered["compute_pflops"] = _peak_pflops(
         basis, accelerator_key, gpu_count, precision
     )

@@ -46,12 +46,19 @@ def estimate_from_body(body: Any) -> dict:
     ``field`` is the dotted path in the body.
     """
     if not isinstance(body, dict):
-        raise SizingInputError("must be a JSON object", field="non_field_errors")
+        raise SizingInputError(
+            "must be a JSON object", field="non_field_errors", code="not_an_object"
+        )
     if body.get("workload") is None:
-        raise SizingInputError("is required", field="workload")
+        raise SizingInputError("is required", field="workload", code="required")
     accelerator = body.get("accelerator")
     if accelerator is not None and not isinstance(accelerator, str):
-        raise SizingInputError("must be an accelerator key", field="accelerator")
+        raise SizingInputError(
+            "must be an accelerator key",
+            field="accelerator",
+            code="unknown_accelerator",
+            params={"key": accelerator},
+        )
     catalog = engine_catalog()
     workload = workload_from_dict(body["workload"], catalog)
     constraints = constraints_from_dict(body.get("constraints"))
@@ -89,7 +96,7 @@ def _parse_inputs(
             parsed.append(workload_from_dict(item["workload"], catalog))
         except SizingInputError as exc:
             field = exc.field.replace("workload", f"workloads.{index}", 1)
-            raise SizingInputError(exc.message, field=field) from None
+            raise exc.at(field) from None
     return parsed, constraints_from_dict(inputs["constraints"])
 
 

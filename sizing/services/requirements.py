@@ -121,7 +121,7 @@ def check_workload(*, workload: Workload) -> None:
     try:
         workload_from_dict(workload.to_engine_dict(), engine_catalog())
     except SizingInputError as exc:
-        raise SizingInputError(exc.message, field=engine_field(exc.field)) from None
+        raise exc.at(engine_field(exc.field)) from None
 
 
 def effective_precision(*, workload: Workload) -> dict | None:
@@ -146,7 +146,7 @@ def _check_requirement(requirement: Requirement) -> None:
             maximum=ceiling("dataset_tb"),
         )
     except SizingInputError as exc:
-        raise SizingInputError(exc.message, field=engine_field(exc.field)) from None
+        raise exc.at(engine_field(exc.field)) from None
     _check_pinned_accelerator(requirement)
 
 

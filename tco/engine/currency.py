@@ -39,7 +39,10 @@ def convert_money(
         return amount
     if (from_currency, to_currency) not in _PAIRS:
         raise TcoInputError(
-            "currency", f"cannot convert {from_currency} to {to_currency}"
+            "currency",
+            f"cannot convert {from_currency} to {to_currency}",
+            code="cannot_convert",
+            params={"from": from_currency, "to": to_currency},
         )
     if fx_usd_cny is None:
         fx_usd_cny = (

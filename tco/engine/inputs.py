@@ -161,21 +161,49 @@ def capex_label(category: str, lang: str = "en") -> str:
 # --- validation ---------------------------------------------------------------------
 
 
-def _number(value: Any, field_name: str) -> float:
+def _number(value: Any, field_name: str, allowed: dict | None = None) -> float:
+    """``allowed`` (`range_params`) lets the error say which values are accepted."""
     if isinstance(value, bool) or value is None:
-        raise TcoInputError(field_name, "must be a number")
+        raise TcoInputError(
+            field_name, "must be a number", code="not_a_number", params=allowed
+        )
     if isinstance(value, int | float | Decimal):
         number = float(value)
     elif isinstance(value, str):
         try:
             number = float(value.strip())
         except ValueError:
-            raise TcoInputError(field_name, "must be a number") from None
+            raise TcoInputError(
+                field_name, "must be a number", code="not_a_number", params=allowed
+            ) from None
     else:
-        raise TcoInputError(field_name, "must be a number")
+        raise TcoInputError(
+            field_name, "must be a number", code="not_a_number", params=allowed
+        )
     if not math.isfinite(number):
-        raise TcoInputError(field_name, "must be a finite number (not NaN or infinity)")
+        raise TcoInputError(
+            field_name,
+            "must be a finite number (not NaN or infinity)",
+            code="not_finite",
+            params=allowed,
+        )
     return number
+
+
+def range_params(spec: InputSpec) -> dict[str, Any]:
+    """What an error about ``spec`` can say is allowed: its bounds or its choices."""
+    params: dict[str, Any] = {
+        "kind": spec.kind,
+        "choices": [str(choice) for choice in spec.choices],
+    }
+    if spec.bounds is not None:
+        params.update(
+            low=spec.bounds.low,
+            high=None if spec.bounds.high == math.inf else spec.bounds.high,
+            low_inclusive=spec.bounds.low_inclusive,
+            high_inclusive=spec.bounds.high_inclusive,
+        )
+    return params
 
 
 def _figure(value: float) -> str:
@@ -208,10 +236,12 @@ def _in_bounds(number: float, spec: InputSpec) -> bool:
     return not (too_low or too_high)
 
 
-def _integer(value: Any, name: str) -> int:
-    number = _number(value, name)
+def _integer(value: Any, name: str, allowed: dict | None = None) -> int:
+    number = _number(value, name, allowed)
     if number != int(number):
-        raise TcoInputError(name, "must be a whole number")
+        raise TcoInputError(
+            name, "must be a whole number", code="not_whole", params=allowed
+        )
     return int(number)
 
 
@@ -223,25 +253,35 @@ def _capex_line(raw: Any, index: int) -> CapexLine:
             "amount": raw.amount,
         }
     if not isinstance(raw, dict):
-        raise TcoInputError(f"capex.{index}", "must be an object")
+        raise TcoInputError(f"capex.{index}", "must be an object", code="not_an_object")
     unknown = set(raw) - {"category", "description", "amount"}
     if unknown:
-        raise TcoInputError(f"capex.{index}.{sorted(unknown)[0]}", "unknown field")
+        raise TcoInputError(
+            f"capex.{index}.{sorted(unknown)[0]}", "unknown field", code="unknown_field"
+        )
     category = raw.get("category")
     if category not in CAPEX_CATEGORIES:
         raise TcoInputError(
             f"capex.{index}.category",
             f"unknown capex category {category!r}; expected one of "
             + ", ".join(CAPEX_CATEGORIES),
+            code="unknown_category",
+            params={"category": str(category), "choices": list(CAPEX_CATEGORIES)},
         )
-    amount = _number(raw.get("amount"), f"capex.{index}.amount")
+    money = {"kind": "money", "low": MONEY.low, "high": MONEY.high}
+    amount = _number(raw.get("amount"), f"capex.{index}.amount", money)
     if not MONEY.low <= amount <= MONEY.high:
         raise TcoInputError(
-            f"capex.{index}.amount", f"must be between 0 and {_figure(MONEY.high)}"
+            f"capex.{index}.amount",
+            f"must be between 0 and {_figure(MONEY.high)}",
+            code="out_of_range",
+            params=money,
         )
     description = raw.get("description") or ""
     if not isinstance(description, str):
-        raise TcoInputError(f"capex.{index}.description", "must be text")
+        raise TcoInputError(
+            f"capex.{index}.description", "must be text", code="not_text"
+        )
     return CapexLine(category, description, amount)
 
 
@@ -249,7 +289,7 @@ def _capex(value: Any) -> tuple[CapexLine, ...]:
     if value is None:
         return ()
     if not isinstance(value, list | tuple):
-        raise TcoInputError("capex", "must be a list of capex lines")
+        raise TcoInputError("capex", "must be a list of capex lines", code="not_a_list")
     return tuple(_capex_line(raw, index) for index, raw in enumerate(value))
 
 
@@ -257,16 +297,24 @@ def _validated(spec: InputSpec, value: Any) -> Any:
     """The value of input ``spec`` as the engine uses it; TcoInputError if invalid."""
     if spec.kind == "lines":
         return _capex(value)
+    allowed = range_params(spec)
     if spec.kind == "choice":
         if value not in spec.choices:
-            raise TcoInputError(spec.name, _out_of_range_message(spec))
+            raise TcoInputError(
+                spec.name,
+                _out_of_range_message(spec),
+                code="out_of_range",
+                params=allowed,
+            )
         return value
     if spec.kind == "count":
-        number: float = _integer(value, spec.name)
+        number: float = _integer(value, spec.name, allowed)
     else:
-        number = _number(value, spec.name)
+        number = _number(value, spec.name, allowed)
     if (spec.choices and number not in spec.choices) or not _in_bounds(number, spec):
-        raise TcoInputError(spec.name, _out_of_range_message(spec))
+        raise TcoInputError(
+            spec.name, _out_of_range_message(spec), code="out_of_range", params=allowed
+        )
     return number
 
 
@@ -300,12 +348,21 @@ def _user_fields(value: Any) -> frozenset[str]:
     if value is None:
         return frozenset()
     if not isinstance(value, list | tuple | set | frozenset):
-        raise TcoInputError("user_fields", "must be a list of input names")
+        raise TcoInputError(
+            "user_fields", "must be a list of input names", code="not_a_list"
+        )
     for item in value:
         if not isinstance(item, str):
-            raise TcoInputError("user_fields", "must be a list of input names")
+            raise TcoInputError(
+                "user_fields", "must be a list of input names", code="not_a_list"
+            )
         if item not in INPUTS:
-            raise TcoInputError("user_fields", f"unknown field {item!r}")
+            raise TcoInputError(
+                "user_fields",
+                f"unknown field {item!r}",
+                code="unknown_field",
+                params={"name": item},
+            )
     return frozenset(value)
 
 
@@ -317,10 +374,10 @@ def inputs_from_dict(data: dict) -> TcoInputs:
     :class:`TcoInputError` naming the first bad field.
     """
     if not isinstance(data, dict):
-        raise TcoInputError("__all__", "inputs must be an object")
+        raise TcoInputError("__all__", "inputs must be an object", code="not_an_object")
     unknown = set(data) - set(INPUTS) - {"user_fields"}
     if unknown:
-        raise TcoInputError(sorted(unknown)[0], "unknown input")
+        raise TcoInputError(sorted(unknown)[0], "unknown input", code="unknown_field")
     given = {k: v for k, v in data.items() if k != "user_fields" and v is not None}
     if "user_fields" in data:
         user_fields = _user_fields(data["user_fields"])

@@ -63,7 +63,12 @@ def _check_draws(draws: int) -> None:
         or not isinstance(draws, int)
         or not 1 <= draws <= 1_000_000
     ):
-        raise TcoInputError("draws", "draws must be a whole number from 1 to 1,000,000")
+        raise TcoInputError(
+            "draws",
+            "draws must be a whole number from 1 to 1,000,000",
+            code="out_of_range",
+            params={"kind": "count", "low": 1, "high": 1_000_000},
+        )
 
 
 def _draw(

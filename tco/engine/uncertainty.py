@@ -76,9 +76,9 @@ def _clip(name: str, value: float) -> float:
 
 def _check_number(value: Any, field: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TcoInputError(field, "must be a number")
+        raise TcoInputError(field, "must be a number", code="not_a_number")
     if not math.isfinite(value):
-        raise TcoInputError(field, "must be a finite number")
+        raise TcoInputError(field, "must be a finite number", code="not_finite")
     return float(value)
 
 
@@ -93,7 +93,11 @@ def resolve_ranges(
     ranges = ranges or {}
     unknown = set(ranges) - set(PARAMETERS)
     if unknown:
-        raise TcoInputError(f"ranges.{sorted(unknown)[0]}", "unknown uncertain input")
+        raise TcoInputError(
+            f"ranges.{sorted(unknown)[0]}",
+            "unknown uncertain input",
+            code="unknown_field",
+        )
     out: dict[str, dict[str, float]] = {}
     for name in names or tuple(PARAMETERS):
         base = base_value(inputs, name)
@@ -102,16 +106,23 @@ def resolve_ranges(
             if isinstance(raw, list | tuple) and len(raw) == 2:
                 raw = {"low": raw[0], "high": raw[1]}
             if not isinstance(raw, dict) or "low" not in raw or "high" not in raw:
-                raise TcoInputError(f"ranges.{name}", "expected {low, high}")
+                raise TcoInputError(
+                    f"ranges.{name}", "expected {low, high}", code="expected_low_high"
+                )
             low = _check_number(raw["low"], f"ranges.{name}.low")
             high = _check_number(raw["high"], f"ranges.{name}.high")
             mode = _check_number(raw.get("mode", base), f"ranges.{name}.mode")
             if not low <= mode <= high:
-                raise TcoInputError(f"ranges.{name}", "need low <= mode <= high")
+                raise TcoInputError(
+                    f"ranges.{name}", "need low <= mode <= high", code="mode_order"
+                )
             p = PARAMETERS[name]
             if low < p.low_bound or high > p.high_bound:
                 raise TcoInputError(
-                    f"ranges.{name}", f"outside {p.low_bound:g}..{p.high_bound:g}"
+                    f"ranges.{name}",
+                    f"outside {p.low_bound:g}..{p.high_bound:g}",
+                    code="out_of_range",
+                    params={"kind": "number", "low": p.low_bound, "high": p.high_bound},
                 )
         else:
             low = _clip(name, base * (1 - DEFAULT_RELATIVE_RANGE))

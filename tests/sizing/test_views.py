@@ -119,7 +119,26 @@ def test_workload_form_shows_engine_and_form_errors_on_their_fields(
         },
     )
     assert odd.status_code == 200
-    assert "divisible" in _errors(odd)["hidden_size"][0]
+    # The engine's code, said in the page's language (Chinese by default).
+    assert _errors(odd)["hidden_size"] == [
+        "隐藏层维度必须能被注意力头数整除（或给出每头维度）。"
+    ]
+    english = _english(client).post(
+        url,
+        {
+            "name": "odd",
+            "kind": "inference",
+            "precision": "bf16",
+            "layers": "2",
+            "hidden_size": "100",
+            "attention_heads": "3",
+            "vocab_size": "1000",
+        },
+    )
+    assert _errors(english)["hidden_size"] == [
+        "The hidden size must be divisible by the number of attention heads (or "
+        "give the head dimension)."
+    ]
     missing = client.post(
         url, {"name": "t", "kind": "training", "precision": "bf16", "model_preset": ""}
     )
@@ -160,7 +179,10 @@ def test_requirements_preview_shows_the_engine_error(
         f"/procurements/{procurement.pk}/requirements/preview/", REQUIREMENT_POST
     )
     assert response.status_code == 200
-    assert "<code>workloads</code>" in response.content.decode()  # none yet
+    html = response.content.decode()
+    # None yet: the field is named by its label, not its key.
+    assert "<p>工作负载：请至少添加一个工作负载。</p>" in html
+    assert "<code>" not in html
 
 
 def test_save_stores_a_plan_and_the_sizing_tab_explains_it(

@@ -85,7 +85,20 @@ def test_estimate_rejects_a_json_nan_literal_with_the_field(api_for, viewer):
     response = client.post(ESTIMATE, '{"pue": NaN}', content_type="application/json")
 
     assert response.status_code == 400
-    assert "finite" in response.json()["pue"][0]
+    # The key stays the field path; the message is in the request's language and
+    # says what is allowed (PUE: 1 to 5).
+    assert response.json()["pue"] == [
+        "请输入有限的数（不能是 NaN 或无穷大）。允许范围：1 至 5 之间的数。"
+    ]
+    english = client.post(
+        ESTIMATE,
+        '{"pue": NaN}',
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert english.json()["pue"] == [
+        "Enter a finite number (no NaN or infinity). Allowed: a number from 1 to 5."
+    ]
 
 
 def test_estimate_needs_a_login(client):

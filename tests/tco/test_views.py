@@ -1,4 +1,5 @@
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from tco import services
@@ -64,7 +65,13 @@ def test_preview_shows_the_engine_error_for_a_bad_value(
     )
 
     assert response.status_code == 200
-    assert "PUE must be between 1 and 5" in response.content.decode()
+    assert "<p>PUE：必须是 1 至 5 之间的数。</p>" in response.content.decode()
+    client = client_for(it_lead)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    english = client.post(
+        reverse("tco:preview", args=[procurement.pk]), _form(pue="0.8")
+    )
+    assert "<p>PUE: Must be a number from 1 to 5.</p>" in english.content.decode()
 
 
 def test_saving_and_running_from_the_tab(
@@ -102,7 +109,10 @@ def test_bad_value_is_shown_on_its_field_and_nothing_is_saved(
     )
 
     assert response.status_code == 200
-    assert "must be a share between 0 and 1" in response.content.decode()
+    # Under the field itself (its label is beside it): the allowed range, in words.
+    html = response.content.decode()
+    assert "必须是 0 至 1 之间的比例（0.08 即 8 %）。" in html
+    assert "utilization:" not in html and "must be a share" not in html
     assert not TcoScenario.objects.exists()
 
 

@@ -73,7 +73,8 @@ def test_bad_rows_are_reported_and_nothing_is_imported(
     assert {
         "row": 3,
         "column": "unit_price",
-        "message": "must be a number of at least 0, got 'cheap'",
+        # The key stays the column; the message is in the request's language.
+        "message": "必须是不小于 0 的数（填写的是“cheap”）。",
     } in body["rows"]
     assert {(r["row"], r["column"]) for r in body["rows"]} == {
         (3, "unit_price"),

@@ -215,6 +215,7 @@ def test_a_csv_of_5000_line_items_is_read_and_one_more_is_refused():
             "",
             "the sheet has data in row 5002; at most 5001 rows are read "
             "(a header and 5000 line items): delete the rows below",
+            "too_many_rows",
         )
     ]
 
@@ -241,9 +242,18 @@ def test_the_api_answers_400_with_the_limit_and_keeps_the_line_items(
     assert response.status_code == 400
     assert response.json() == {
         "file": [
-            "the sheet has data in row 1048576; at most 5001 rows are read "
-            "(a header and 5000 line items): delete the rows below"
+            "工作表第 1,048,576 行有数据；表头下方最多读取 5,000 行明细：请删除多余的行。"
         ],
         "rows": [],
     }
+    english = api_for(buyer).post(
+        f"/api/v1/procurements/{procurement.pk}/bids/{bid.pk}/line-items/import",
+        {"file": SimpleUploadedFile("bid.xlsx", data)},
+        format="multipart",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert english.json()["file"] == [
+        "The sheet has data in row 1,048,576; at most 5,000 line items below the "
+        "header are read: delete the rows below."
+    ]
     assert list(bid.line_items.values_list("id", flat=True)) == before

@@ -54,8 +54,40 @@ def test_the_page_and_the_api_refuse_the_same_row_alike(
     assert page.status_code == 302
     shown = [str(m) for m in get_messages(page.wsgi_request)]
     label = {"unit_price": "Unit price", "quantity": "Quantity"}[column]
-    assert f"Row 2 {label}: {error['message']}" in shown  # the column by its label
+    assert f"Row 2, {label}: {error['message']}" in shown
     assert "Nothing was imported." in shown
+    assert list(bid.line_items.values_list("id", flat=True)) == before
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("zh-hans", "第 9 行，数量：必须是大于 0 的数（填写的是“十三”）。"),
+        ("en", "Row 9, Quantity: Must be a number above 0 (got “十三”)."),
+    ],
+)
+def test_a_row_error_names_the_column_by_its_label_in_the_users_language(
+    client_for, api_for, buyer, procurement, bid, language, expected
+):
+    """Issue 13: "第 9 行 quantity：must be a number above 0, got '十三'"."""
+    before = list(bid.line_items.values_list("id", flat=True))
+    rows = "\r\n".join(["storage,NVMe,1,100,no"] * 7 + ["storage,NVMe,十三,100,no"])
+    page = client_for(buyer).post(
+        reverse("vendors:line-item-import", args=[procurement.pk, bid.pk]),
+        {"file": _sheet(rows)},
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    shown = [str(m) for m in get_messages(page.wsgi_request)]
+    assert expected in shown
+    api = api_for(buyer).post(
+        f"/api/v1/procurements/{procurement.pk}/bids/{bid.pk}/line-items/import",
+        {"file": _sheet(rows)},
+        format="multipart",
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    [error] = api.json()["rows"]
+    assert (error["row"], error["column"]) == (9, "quantity")
+    assert error["message"] == expected.split("：" if language != "en" else ": ")[-1]
     assert list(bid.line_items.values_list("id", flat=True)) == before
 
 

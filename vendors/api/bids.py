@@ -21,6 +21,7 @@ from clusterbuy.access import Capability
 from clusterbuy.permissions import capability_for_writes
 
 from .. import attachments, bids, visibility
+from ..import_errors import row_error_message
 from ..importing import LineItemImportError
 from ..models import Bid
 from .bid_serializers import (
@@ -201,9 +202,9 @@ class LineItemImportView(ProcurementScopedMixin, APIView):
 
 def import_errors(exc: LineItemImportError) -> dict:
     return {
-        "file": [e.message for e in exc.errors if e.row == 0],
+        "file": [row_error_message(e) for e in exc.errors if e.row == 0],
         "rows": [
-            {"row": e.row, "column": e.column, "message": e.message}
+            {"row": e.row, "column": e.column, "message": row_error_message(e)}
             for e in exc.errors
             if e.row > 0
         ],

@@ -11,6 +11,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from sizing.input_errors import delivered_error
+
 from .result import Column
 
 
@@ -53,7 +55,7 @@ def _offer_row(cols: list[Column]) -> RowSpec:
                 % {"count": plan["gpu_count"], "name": plan["accelerator_name"]}
             )
             if d.get("error"):
-                lines.append(_("not sized: %(error)s") % {"error": d["error"]})
+                lines.append(_("not sized: %(error)s") % {"error": delivered_error(d)})
         details.append(lines)
     return RowSpec(
         _("GPUs offered"), [_offer_text(c) for c in cols], text=True, details=details
@@ -99,7 +101,7 @@ def _fit_detail(entry: dict | None) -> list[str]:
     if entry is None:
         return []
     if entry.get("error"):
-        return [_("not sized: %(error)s") % {"error": entry["error"]}]
+        return [_("not sized: %(error)s") % {"error": delivered_error(entry)}]
     if entry.get("fits") is False:
         return [_("does not fit in GPU memory")]
     return []

@@ -14,8 +14,9 @@ from clusterbuy.services import ServiceError
 
 from .. import bids as bid_services
 from ..forms import LineItemForm, UploadForm
+from ..import_errors import row_error_sentence
 from ..importing import LineItemImportError
-from ..line_item_template import build_template_csv, build_template_xlsx, column_label
+from ..line_item_template import build_template_csv, build_template_xlsx
 from ..models import BidLineItem
 from .bids import bid_or_404
 
@@ -80,15 +81,7 @@ def line_item_import(request, pk, bid_pk):
         messages.error(request, exc.message)
     except LineItemImportError as exc:
         for error in exc.errors[:50]:
-            messages.error(
-                request,
-                _("Row %(row)s %(column)s: %(message)s")
-                % {
-                    "row": error.row,
-                    "column": column_label(error.column),
-                    "message": error.message,
-                },
-            )
+            messages.error(request, row_error_sentence(error))
         messages.error(request, _("Nothing was imported."))
     else:
         messages.success(request, _("%(n)s line items imported.") % {"n": len(items)})
