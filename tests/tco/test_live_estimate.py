@@ -77,7 +77,7 @@ def test_an_out_of_range_field_is_left_out_and_named_with_its_range(
 
     # PUE falls back to its default; the valid discount rate still counts.
     assert _total(discount_rate=0.12) in html
-    assert "PUE: PUE must be between 1 and 5" in _slot(html, "pue")
+    assert "PUE: Must be a number from 1 to 5." in _slot(html, "pue")
     assert _slot(html, "discount_rate") == ""
     assert "data-partial" in html  # the estimate is greyed
     assert "Not counted until corrected: PUE." in html
@@ -99,7 +99,7 @@ def test_errors_are_translated_with_the_label(client_for, it_lead, procurement):
 
     html = _preview(client, lang="zh-hans", pue="abc").content.decode()
 
-    assert "PUE：输入一个数字。（允许范围：1 至 5）" in _slot(html, "pue")
+    assert "PUE：请输入数字。（允许范围：1 至 5）" in _slot(html, "pue")
     assert "未计入，待更正：PUE。" in html
 
 

@@ -65,13 +65,20 @@ def test_preview_shows_the_engine_error_for_a_bad_value(
     )
 
     assert response.status_code == 200
-    assert "<p>PUE：必须是 1 至 5 之间的数。</p>" in response.content.decode()
+    # the live estimate shows it in the field's own error slot (field by field)
+    assert (
+        '<p class="field-error" role="alert">PUE：必须是 1 至 5 之间的数。</p>'
+        in response.content.decode()
+    )
     client = client_for(it_lead)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     english = client.post(
         reverse("tco:preview", args=[procurement.pk]), _form(pue="0.8")
     )
-    assert "<p>PUE: Must be a number from 1 to 5.</p>" in english.content.decode()
+    assert (
+        '<p class="field-error" role="alert">PUE: Must be a number from 1 to 5.</p>'
+        in english.content.decode()
+    )
 
 
 def test_saving_and_running_from_the_tab(

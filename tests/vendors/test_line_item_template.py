@@ -169,7 +169,7 @@ def test_an_import_error_names_the_column_by_its_label(
         follow=True,
     )
     texts = [str(m) for m in response.context["messages"]]
-    assert any(t.startswith("第 2 行 数量：") for t in texts), texts
+    assert any(t.startswith("第 2 行，数量：") for t in texts), texts
     assert list(bid.line_items.values_list("pk", flat=True)) == before
     with translation.override("en"):
         assert import_vocabulary().column("单价") == "unit_price"
