@@ -129,7 +129,9 @@ def test_changes_each_tco_input_before_naming_the_scenario_and_sees_the_estimate
     # An out-of-range value: its error beside it, named by its label with the range,
     # the rest still counted and the estimate greyed with a note; then corrected.
     _change(page, form.locator("[name=pue]"), "0.8")
-    expect(page.locator("#errors-pue")).to_have_text("PUE: PUE must be between 1 and 5")
+    expect(page.locator("#errors-pue")).to_have_text(
+        "PUE: Must be a number from 1 to 5."
+    )
     expect(page.locator("#tco-preview [data-partial]")).to_have_count(1)
     expect(page.locator("#tco-preview-note")).to_contain_text(
         "Not counted until corrected: PUE."
