@@ -246,6 +246,17 @@ def database_url(transactional_db):
     return url
 
 
+@pytest.fixture(autouse=True)
+def _own_media_folder(tmp_path, settings, monkeypatch):
+    """A media folder per fault test, for this process and the workers it starts
+    (they copy the environment): the file checks see only this test's runs, never
+    another test's PDF left under the same run id."""
+    media = tmp_path / "media"
+    media.mkdir()
+    settings.MEDIA_ROOT = str(media)
+    monkeypatch.setenv("MEDIA_ROOT", str(media))
+
+
 @pytest.fixture
 def workers(tmp_path):
     started: list[FaultWorker] = []

@@ -73,8 +73,9 @@ def test_pitfalls_render_as_code_badges_with_wrapped_reasons(
         .content.decode()
     )
     assert '<ul class="cell-list pitfalls">' in html
-    # The translated name, with the code kept as the tooltip.
-    assert '<li title="gpu_only"><span class="badge bad">只报 GPU</span>' in html
+    # The translated name; no detector code as a tooltip (issue 13: no raw keys).
+    assert '<li><span class="badge bad">只报 GPU</span>' in html
+    assert 'title="gpu_only"' not in html
     assert "vendors/vendors.css" in html
 
 
