@@ -4,7 +4,9 @@ memo is rendered."""
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -12,11 +14,12 @@ from clusterbuy.access import Capability, can
 from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
 
+from . import decision_memo
 from .audit import record_audit
 from .comparison import build_comparison
 from .decision_memo import comparison_snapshot
 from .models import AuditAction, Bid, Decision
-from .visibility import viewer_variant
+from .visibility import viewer_variant, visibility_for
 
 
 @transaction.atomic
@@ -76,3 +79,20 @@ def memo_readable(*, decision: Decision, user) -> bool:
     return (not blind or snap.get("blind", False)) and (
         not prices_hidden or snap.get("prices_hidden", False)
     )
+
+
+def memo_download(*, procurement, user) -> tuple[bytes, str]:
+    """The memo's PDF and file name for ``user`` (the page's and the API's download):
+    404 without a recorded decision, 403 when its snapshot shows more than the reader
+    may see now (`memo_readable`); text redacted as the reader sees it."""
+    decision = Decision.objects.filter(procurement=procurement).first()
+    if decision is None or not decision.snapshot:
+        raise Http404(_("No decision yet."))
+    if not memo_readable(decision=decision, user=user):
+        raise PermissionDenied(
+            _("The memo shows vendor names and prices you may not see yet.")
+        )
+    shown = visibility_for(procurement=procurement, user=user)
+    return decision_memo.decision_memo_pdf(
+        decision, redact=shown.redact
+    ), decision_memo.memo_filename(decision)

@@ -9,7 +9,6 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
@@ -19,7 +18,7 @@ from clusterbuy.access import Capability
 from clusterbuy.bounds import model_field_limits
 from clusterbuy.permissions import IsMember, capability_for_writes
 
-from .. import comparison, decision_memo, decisions, visibility
+from .. import comparison, decisions, visibility
 from ..models import Bid, Decision
 from .scoping import ProcurementScopedMixin
 
@@ -199,19 +198,9 @@ class DecisionMemoView(ProcurementScopedMixin, APIView):
     @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
     def get(self, request, procurement_pk):
         procurement = self.procurement()
-        decision = getattr(procurement, "vendor_decision", None)
-        if decision is None or not decision.snapshot:
-            raise Http404(_("No decision yet."))
-        if not decisions.memo_readable(decision=decision, user=request.user):
-            raise PermissionDenied(
-                _("The memo shows vendor names and prices you may not see yet.")
-            )
-        shown = visibility.visibility_for(procurement=procurement, user=request.user)
-        response = HttpResponse(
-            decision_memo.decision_memo_pdf(decision, redact=shown.redact),
-            content_type="application/pdf",
+        pdf, filename = decisions.memo_download(
+            procurement=procurement, user=request.user
         )
-        response["Content-Disposition"] = (
-            f'attachment; filename="{decision_memo.memo_filename(decision)}"'
-        )
+        response = HttpResponse(pdf, content_type="application/pdf")
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response

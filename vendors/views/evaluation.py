@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -14,9 +13,8 @@ from django.views.decorators.http import require_POST
 from clusterbuy.access import Capability, access_procurement
 from clusterbuy.services import ServiceError
 
-from .. import comparison, decision_memo, decisions, evaluation, visibility
+from .. import comparison, decisions, evaluation
 from ..forms import DecisionForm, EvaluationSettingsForm, score_marks
-from ..models import Decision
 from .bids import bid_or_404, render_bid_detail
 
 
@@ -90,19 +88,7 @@ def decision(request, pk):
 def decision_memo_pdf(request, pk):
     """The decision memo, rendered from the decision's frozen snapshot."""
     procurement = access_procurement(request.user, pk)
-    decision = Decision.objects.filter(procurement=procurement).first()
-    if decision is None or not decision.snapshot:
-        raise Http404(_("No decision yet."))
-    if not decisions.memo_readable(decision=decision, user=request.user):
-        raise PermissionDenied(
-            _("The memo shows vendor names and prices you may not see yet.")
-        )
-    shown = visibility.visibility_for(procurement=procurement, user=request.user)
-    response = HttpResponse(
-        decision_memo.decision_memo_pdf(decision, redact=shown.redact),
-        content_type="application/pdf",
-    )
-    response["Content-Disposition"] = (
-        f'attachment; filename="{decision_memo.memo_filename(decision)}"'
-    )
+    pdf, filename = decisions.memo_download(procurement=procurement, user=request.user)
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
