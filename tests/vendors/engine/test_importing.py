@@ -91,14 +91,16 @@ def test_every_bad_row_is_reported_with_its_row_number_and_nothing_is_returned()
 def test_missing_columns_are_reported_against_the_header_row():
     errors = _errors(io.BytesIO(b"category,description,qty\nnetwork,x,1\n"), "bid.csv")
     assert errors == [
-        RowError(1, "unit_price", "missing column"),
-        RowError(1, "recurring", "missing column"),
+        RowError(1, "unit_price", "missing column", "missing_column"),
+        RowError(1, "recurring", "missing column", "missing_column"),
     ]
 
 
 def test_header_only_file_has_no_line_items():
     errors = _errors(io.BytesIO(build_template_csv().splitlines()[0]), "bid.csv")
-    assert errors == [RowError(2, "", "no line items below the header")]
+    assert errors == [
+        RowError(2, "", "no line items below the header", "no_line_items")
+    ]
 
 
 @pytest.mark.parametrize(
