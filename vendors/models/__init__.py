@@ -5,7 +5,7 @@ the core (`Procurement.objects.for_user(user)`) covers it: bids hang off a procu
 vendors and checklist templates off an organisation.
 
 One module per room (``vendors``, ``bids`` with ``bid_bounds``, ``case_studies``, ``checklists``,
-``evaluation``, ``audit``); every model and public name is re-exported here, so
+``evaluation``, ``audit``, ``rfp``); every model and public name is re-exported here, so
 ``from vendors.models import Bid`` and the migrations' ``vendors.models.attachment_path``
 keep working. The imports run in the order the models were declared in, so Django
 registers them in the same order as before.
@@ -45,6 +45,13 @@ from .evaluation import (  # isort: skip
     TechnicalSubmission,
 )
 from .audit import AuditAction, AuditEntry  # isort: skip
+from .rfp import (  # isort: skip
+    Invitation,
+    RfpQuestion,
+    RfpSettings,
+    Submission,
+    SubmissionEvidence,
+)
 
 __all__ = [
     "CHECKED_BID_FIELDS",
@@ -68,9 +75,14 @@ __all__ = [
     "Cooling",
     "Decision",
     "EvaluationSettings",
+    "Invitation",
     "LineCategory",
+    "RfpQuestion",
+    "RfpSettings",
     "Scheduler",
     "Score",
+    "Submission",
+    "SubmissionEvidence",
     "TechnicalSubmission",
     "Vendor",
     "VendorKind",

@@ -20,6 +20,9 @@ class AuditAction(models.TextChoices):
     SUBMISSION = "submission", _("Technical scores submitted")
     BID = "bid", _("Bid change")
     LINE_ITEM = "line_item", _("Line items")
+    RFP = "rfp", _("Request for proposal")
+    INVITATION = "invitation", _("Invitation")
+    OPENING = "opening", _("Opening of submissions")
 
 
 class AuditEntry(models.Model):
