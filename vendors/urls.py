@@ -1,5 +1,7 @@
 from django.urls import path
 
+from .portal.urls import urlpatterns as portal_urlpatterns
+
 from .views import (
     attachments,
     bids,
@@ -79,3 +81,4 @@ urlpatterns = [
         name="decision-memo",
     ),
 ]
+urlpatterns += portal_urlpatterns
