@@ -1,7 +1,6 @@
 from django.urls import path
 
 from .portal.urls import urlpatterns as portal_urlpatterns
-
 from .views import (
     attachments,
     bids,
