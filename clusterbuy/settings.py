@@ -240,6 +240,16 @@ REST_FRAMEWORK = {
     # that keeps DRF's get_ident read X-Forwarded-For the same way.
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
+# The supplier portal (vendors.portal): requests per signed link and per client
+# address (clusterbuy.client_address), read at request time so tests can change them;
+# the largest file a vendor may upload (workbook or evidence) and how many evidence
+# files one invitation may keep.
+PORTAL_THROTTLE_RATES = {
+    "token": env_str("PORTAL_THROTTLE_TOKEN", "60/min"),
+    "address": env_str("PORTAL_THROTTLE_ADDRESS", "120/min"),
+}
+PORTAL_UPLOAD_MAX_BYTES = env_int("PORTAL_UPLOAD_MAX_BYTES", 10 * 1024 * 1024)
+PORTAL_EVIDENCE_MAX_FILES = env_int("PORTAL_EVIDENCE_MAX_FILES", 10)
 # JSON API bodies (clusterbuy.parsers): larger or deeper ones answer 400. 2 MB holds a
 # bid with thousands of line items and a long proposal; 32 levels is several times
 # the deepest body the API defines.

@@ -3,6 +3,7 @@ from django.urls import include, path, re_path
 from clusterbuy.ids import IdRouter
 
 from .api import bids, checklists, comparison, evaluation, suppliers
+from .portal.api_urls import urlpatterns as portal_api_urlpatterns
 
 router = IdRouter()
 router.register("vendors", suppliers.VendorViewSet, basename="api-vendor")
@@ -72,3 +73,4 @@ urlpatterns = [
         name="api-decision-memo",
     ),
 ]
+urlpatterns += portal_api_urlpatterns

@@ -108,3 +108,13 @@ def add_attachment(*, bid: Bid, user, upload) -> BidAttachment:
     attachment.file.save(stored, ContentFile(data), save=False)
     attachment.save()
     return attachment
+
+
+def content_kind(data: bytes) -> str | None:
+    """'pdf' or 'xlsx' when the whole file really is one (magic bytes, then a reader
+    that opens it), else None: the check `add_attachment` makes, for other uploads
+    (the supplier portal's evidence)."""
+    kind = attachment_kind(data[:8])
+    if (kind == "xlsx" and not _is_xlsx(data)) or (kind == "pdf" and not _is_pdf(data)):
+        return None
+    return kind

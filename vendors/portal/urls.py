@@ -4,6 +4,17 @@ from django.urls import path
 
 from . import views
 
+T = "portal/<str:token>"
+
 urlpatterns = [
-    path("portal/<str:token>/", views.portal_home, name="portal"),
+    path(f"{T}/", views.portal_home, name="portal"),
+    path(f"{T}/submit/", views.portal_submit, name="portal-submit"),
+    path(f"{T}/evidence/", views.portal_evidence_add, name="portal-evidence"),
+    path(
+        f"{T}/evidence/<int:evidence_pk>/remove/",
+        views.portal_evidence_remove,
+        name="portal-evidence-remove",
+    ),
+    path(f"{T}/questions/", views.portal_question, name="portal-question"),
+    path(f"{T}/rfp.<str:fmt>", views.portal_pack, name="portal-pack"),
 ]

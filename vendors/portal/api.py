@@ -1,0 +1,255 @@
+"""The supplier portal's API, under /api/v1/portal/{token}/: the same use cases as the
+portal's pages (`submissions`, `questions`), with the signed link as the only
+credential (no session, no API token) and the portal's own rate limits.
+
+A bad link answers 403 with ``{"detail", "code"}`` (code invalid / expired / revoked);
+a refused write 400 with the field messages, or 409 with ``{"detail", "code"}`` when
+the submission window is closed (code late / opened / no_deadline / revoked).
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, status
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
+from rest_framework.views import APIView
+
+from . import questions, submissions
+from .api_serializers import (
+    EvidenceSerializer,
+    FileUploadSerializer,
+    PortalSerializer,
+    QuestionInputSerializer,
+    QuestionSerializer,
+    RefusalSerializer,
+    SubmissionInputSerializer,
+    SubmissionSerializer,
+)
+from .summary import rfp_summary
+from .throttle import portal_wait_s
+from .tokens import PortalLinkError, invitation_for
+from .views import LINK_ERRORS
+
+WINDOW_CODES = ("late", "opened", "no_deadline", "revoked")
+LINK_REFUSED = OpenApiResponse(
+    RefusalSerializer, description="the link is invalid, expired or revoked"
+)
+WINDOW_CLOSED = OpenApiResponse(
+    RefusalSerializer,
+    description="the deadline passed, the RFP was opened or has no deadline yet",
+)
+
+
+class PortalThrottle(BaseThrottle):
+    """Per link and per client address (`throttle.portal_wait_s`)."""
+
+    def allow_request(self, request, view):
+        self._wait_s = portal_wait_s(request, view.kwargs.get("token", ""))
+        return self._wait_s is None
+
+    def wait(self):
+        return self._wait_s
+
+
+class PortalView(APIView):
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [PortalThrottle]
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)  # rate limits first
+        try:
+            self.invitation = invitation_for(kwargs.get("token", ""))
+        except PortalLinkError as error:
+            raise exceptions.PermissionDenied(
+                {"detail": LINK_ERRORS[error.code](), "code": error.code}
+            ) from error
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+def refusal(error: submissions.PortalError) -> Response:
+    if error.code in WINDOW_CODES:
+        return Response(
+            {"detail": error.message, "code": error.code},
+            status=status.HTTP_409_CONFLICT,
+        )
+    if error.errors:
+        return Response(error.errors, status=status.HTTP_400_BAD_REQUEST)
+    if error.code == "not_found":
+        return Response({"detail": error.message}, status=status.HTTP_404_NOT_FOUND)
+    return Response(
+        {error.field or "non_field_errors": [error.message]},
+        status=status.HTTP_400_BAD_REQUEST,
+    )
+
+
+def _submissions(invitation) -> list:
+    return SubmissionSerializer(submissions.submissions_of(invitation), many=True).data
+
+
+class PortalHomeView(PortalView):
+    @extend_schema(
+        responses={200: PortalSerializer, 403: LINK_REFUSED},
+        summary="The RFP summary and your own submissions, evidence and questions",
+    )
+    def get(self, request, token):
+        invitation = self.invitation
+        data = {
+            "rfp": rfp_summary(invitation),
+            "submissions": _submissions(invitation),
+            "evidence": EvidenceSerializer(
+                submissions.evidence_of(invitation), many=True
+            ).data,
+            "questions": QuestionSerializer(
+                questions.questions_for(invitation), many=True
+            ).data,
+        }
+        return Response(PortalSerializer(data).data)
+
+
+def _fields(data) -> dict | None:
+    """The bid fields: a ``fields`` JSON object (or its text in a multipart form), or
+    else the body's own keys. None when ``fields`` is not a JSON object."""
+    raw = data.get("fields")
+    if raw is None:
+        return {
+            k: (
+                data.getlist(k) if hasattr(data, "getlist") and k in _LISTS else data[k]
+            )
+            for k in data
+            if k not in ("proposal_text", "workbook")
+        }
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            return None
+    return raw if isinstance(raw, dict) else None
+
+
+_LISTS = ("support_channels", "monitoring")
+
+
+class SubmissionsView(PortalView):
+    parser_classes = [MultiPartParser, FormParser, JSONParser]
+
+    @extend_schema(responses={200: SubmissionSerializer(many=True), 403: LINK_REFUSED})
+    def get(self, request, token):
+        return Response(_submissions(self.invitation))
+
+    @extend_schema(
+        request={
+            "multipart/form-data": SubmissionInputSerializer,
+            "application/json": SubmissionInputSerializer,
+        },
+        responses={
+            201: SubmissionSerializer,
+            400: OpenApiResponse(description="{field: [message]}"),
+            403: LINK_REFUSED,
+            409: WINDOW_CLOSED,
+        },
+        summary="Submit the next version (fields, proposal text, XLSX workbook)",
+    )
+    def post(self, request, token):
+        fields = _fields(request.data)
+        if fields is None:
+            return Response(
+                {"fields": [_("Give the bid fields as a JSON object.")]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        try:
+            submission = submissions.submit(
+                self.invitation,
+                fields=fields,
+                proposal_text=str(request.data.get("proposal_text") or ""),
+                workbook=request.FILES.get("workbook"),
+            )
+        except submissions.PortalError as error:
+            return refusal(error)
+        return Response(
+            SubmissionSerializer(submission).data, status=status.HTTP_201_CREATED
+        )
+
+
+class QuestionsView(PortalView):
+    @extend_schema(responses={200: QuestionSerializer(many=True), 403: LINK_REFUSED})
+    def get(self, request, token):
+        return Response(
+            QuestionSerializer(questions.questions_for(self.invitation), many=True).data
+        )
+
+    @extend_schema(
+        request=QuestionInputSerializer,
+        responses={
+            201: QuestionSerializer(many=True),
+            403: LINK_REFUSED,
+            409: WINDOW_CLOSED,
+        },
+        summary="Ask the buyer a question (answered for every vendor, anonymised)",
+    )
+    def post(self, request, token):
+        data = QuestionInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            questions.ask_question(self.invitation, data.validated_data["question"])
+        except submissions.PortalError as error:
+            return refusal(error)
+        return Response(
+            QuestionSerializer(
+                questions.questions_for(self.invitation), many=True
+            ).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class EvidenceView(PortalView):
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(responses={200: EvidenceSerializer(many=True), 403: LINK_REFUSED})
+    def get(self, request, token):
+        return Response(
+            EvidenceSerializer(submissions.evidence_of(self.invitation), many=True).data
+        )
+
+    @extend_schema(
+        request={"multipart/form-data": FileUploadSerializer},
+        responses={201: EvidenceSerializer, 403: LINK_REFUSED, 409: WINDOW_CLOSED},
+        summary="Attach a PDF or XLSX (checked by content, size and count limited)",
+    )
+    def post(self, request, token):
+        upload = request.FILES.get("file")
+        if upload is None:
+            return Response(
+                {"file": [_("Choose a file to upload.")]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        try:
+            evidence = submissions.add_evidence(self.invitation, upload)
+        except submissions.PortalError as error:
+            return refusal(error)
+        return Response(
+            EvidenceSerializer(evidence).data, status=status.HTTP_201_CREATED
+        )
+
+
+class EvidenceDetailView(PortalView):
+    @extend_schema(
+        responses={204: None, 403: LINK_REFUSED, 404: None, 409: WINDOW_CLOSED},
+        summary="Withdraw one of your evidence files",
+    )
+    def delete(self, request, token, evidence_pk):
+        try:
+            submissions.remove_evidence(self.invitation, evidence_pk)
+        except submissions.PortalError as error:
+            return refusal(error)
+        return Response(status=status.HTTP_204_NO_CONTENT)

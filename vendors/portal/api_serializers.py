@@ -1,0 +1,125 @@
+"""The portal API's input and output: a vendor's own submissions with their feedback
+in the reader's language, its evidence, the questions (anonymised) and the RFP summary.
+Nothing here names another vendor or any bid."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from ..models import Submission, SubmissionEvidence
+from ..models.rfp import QUESTION_MAX_CHARS
+from .feedback import shown_feedback
+
+
+class SubmissionInputSerializer(serializers.Serializer):
+    """Documentation of the body: the bid fields as a ``fields`` object (JSON, or its
+    text in a multipart form), or as the form's own keys."""
+
+    fields = serializers.JSONField(
+        required=False,
+        help_text=(
+            "the bid's fields by name (accelerator: catalog key or name, gpu_count, "
+            "scheduler, network_gbps_per_gpu, storage_tb, response_hours {sev1..3}, "
+            "frameworks [..], ...), with the bid API's bounds"
+        ),
+    )
+    proposal_text = serializers.CharField(required=False, allow_blank=True)
+    workbook = serializers.FileField(
+        required=False,
+        help_text="the bid XLSX template filled in; omitted: the latest version's lines",
+    )
+
+
+class FeedbackSerializer(serializers.Serializer):
+    complete = serializers.BooleanField(
+        help_text="false: the workbook's rows could not be imported (no line items)"
+    )
+    import_errors = serializers.ListField(
+        child=serializers.DictField(), help_text="{row, column, code, params, message}"
+    )
+    spec_claims = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="{kind, claim, status, status_label, source, message}",
+    )
+    mismatches = serializers.IntegerField()
+    missing = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="{code, message, ...}: field_missing, no_line_items, no_proposal, "
+        "plan_minimum (item, status, required, offered, unit)",
+    )
+
+
+class SubmissionSerializer(serializers.ModelSerializer):
+    feedback = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Submission
+        fields = [
+            "version",
+            "submitted_at",
+            "fields",
+            "proposal_text",
+            "line_items",
+            "workbook_name",
+            "feedback",
+        ]
+
+    @extend_schema_field(FeedbackSerializer)
+    def get_feedback(self, obj) -> dict:
+        return shown_feedback(obj.feedback)
+
+
+class EvidenceSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = SubmissionEvidence
+        fields = ["id", "original_name", "kind", "size_bytes", "uploaded_at"]
+
+
+class QuestionSerializer(serializers.Serializer):
+    question = serializers.CharField()
+    answer = serializers.CharField(help_text="empty until answered")
+    asked_at = serializers.DateTimeField()
+    answered_at = serializers.DateTimeField(allow_null=True)
+    mine = serializers.BooleanField(help_text="you asked it (no one else's is named)")
+
+
+class QuestionInputSerializer(serializers.Serializer):
+    question = serializers.CharField(max_length=QUESTION_MAX_CHARS)
+
+
+class FileUploadSerializer(serializers.Serializer):
+    file = serializers.FileField()
+
+
+class RequirementSerializer(serializers.Serializer):
+    item = serializers.CharField()
+    label = serializers.CharField()
+    text = serializers.CharField()
+
+
+class RfpSummarySerializer(serializers.Serializer):
+    procurement = serializers.CharField()
+    vendor = serializers.CharField()
+    deadline = serializers.DateTimeField(allow_null=True)
+    open_for_submissions = serializers.BooleanField()
+    window_code = serializers.CharField(
+        help_text='"" while open; late, opened or no_deadline'
+    )
+    window_message = serializers.CharField()
+    questions_open = serializers.BooleanField()
+    instructions = serializers.CharField()
+    requirements = RequirementSerializer(many=True)
+    link_expires_at = serializers.DateTimeField()
+
+
+class PortalSerializer(serializers.Serializer):
+    rfp = RfpSummarySerializer()
+    submissions = serializers.ListField(child=serializers.DictField())
+    evidence = serializers.ListField(child=serializers.DictField())
+    questions = serializers.ListField(child=serializers.DictField())
+
+
+class RefusalSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    code = serializers.CharField()

@@ -1,0 +1,23 @@
+"""/api/v1/portal/{token}/...: the supplier portal's API (included by vendors.api_urls)."""
+
+from django.urls import path
+
+from . import api
+
+T = "portal/<str:token>"
+
+urlpatterns = [
+    path(f"{T}/", api.PortalHomeView.as_view(), name="api-portal"),
+    path(
+        f"{T}/submissions/",
+        api.SubmissionsView.as_view(),
+        name="api-portal-submissions",
+    ),
+    path(f"{T}/questions/", api.QuestionsView.as_view(), name="api-portal-questions"),
+    path(f"{T}/evidence/", api.EvidenceView.as_view(), name="api-portal-evidence"),
+    path(
+        f"{T}/evidence/<int:evidence_pk>/",
+        api.EvidenceDetailView.as_view(),
+        name="api-portal-evidence-detail",
+    ),
+]

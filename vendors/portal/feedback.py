@@ -1,0 +1,270 @@
+"""Instant feedback on a vendor's submission, as the comparison will later judge the bid.
+
+Three kinds, each kept in ``Submission.feedback`` as plain JSON (codes, parameters and,
+where the pure modules write prose, its English and Chinese pair) so a version's
+feedback reads the same in either language long after it was given:
+
+- ``import_errors``: the workbook's row errors (`vendors.importing.RowError`), said
+  as the buyer's own import says them (`vendors.import_errors`);
+- ``spec_claims``: `vendors.spec_claims` on the submission's text fields and proposal
+  against the catalog row of the offered accelerator, the comparison's own check
+  (`vendors.comparison.claims`);
+- ``missing``: figures the RFP asks for that are not stated, no line items, no
+  proposal, and the plan's minimums not met (`vendors.comparison.checks.compliance_for`
+  with what the offer delivers, `vendors.comparison.delivered`), judged on an unsaved
+  `Bid` built from the fields: nothing here writes a bid.
+
+``complete`` is False when the workbook could not be imported: the version is stored
+(so the vendor sees why) but has no line items.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.text import capfirst
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from clusterbuy.errors import figure
+from clusterbuy.models import Procurement
+
+from .. import plan_facts
+from ..comparison import checks, delivered
+from ..comparison.claims import CLAIM_LABELS, CLAIM_STATUS_LABELS, DATASHEET_FIELDS
+from ..comparison.labels import compliance_label, status_label
+from ..compliance import ComplianceStatus
+from ..fields import BID_FIELDS
+from ..import_errors import row_error_sentence
+from ..importing import RowError
+from ..models import Bid
+from ..spec_claims import BidSpec, ClaimStatus, check_spec_claims, datasheet_from_row
+
+#: The figures an RFP answer is expected to state (the plan's minimums are judged on
+#: them, the checklist asks for the terms); the bid form requires only accelerator,
+#: GPU count and scheduler.
+RFP_EXPECTED_FIELDS = (
+    "network_gbps_per_gpu",
+    "storage_tb",
+    "storage_read_gbs",
+    "storage_write_gbs",
+    "peak_power_kw",
+    "cooling",
+    "delivery_weeks",
+    "warranty_years",
+    "response_hours",
+)
+
+
+def unsaved_bid(procurement: Procurement, values: dict) -> Bid:
+    """The submission as a bid the checks can read; never saved."""
+    return Bid(
+        procurement=procurement,
+        **{k: v for k, v in values.items() if k in BID_FIELDS},
+    )
+
+
+def build_feedback(
+    *,
+    procurement: Procurement,
+    values: dict,
+    line_items: list[dict],
+    row_errors: list[RowError],
+) -> dict:
+    """The feedback of one submission (``values``: the validated bid fields, proposal
+    text included, as Python values)."""
+    bid = unsaved_bid(procurement, values)
+    accelerators = _accelerators(procurement, bid)
+    return {
+        "complete": not row_errors,
+        "import_errors": [_row_error(e) for e in row_errors],
+        "spec_claims": _spec_claims(bid, accelerators.get(bid.accelerator)),
+        "missing": [
+            *_missing(values, line_items, row_errors),
+            *_plan_minimums(procurement, bid, accelerators),
+        ],
+    }
+
+
+def _accelerators(procurement: Procurement, bid: Bid) -> dict:
+    plan = plan_facts.plan_summary(procurement=procurement) or {}
+    return plan_facts.accelerators_by_key(
+        [plan.get("accelerator") or "", bid.accelerator]
+    )
+
+
+def _row_error(error: RowError) -> dict:
+    return {
+        "row": error.row,
+        "column": error.column,
+        "code": error.code,
+        "params": {k: str(v) for k, v in error.params.items()},
+        "message": error.message,
+    }
+
+
+def _spec_claims(bid: Bid, accelerator) -> list[dict]:
+    sheet = None
+    if accelerator is not None:
+        sheet = datasheet_from_row(
+            {name: getattr(accelerator, name, None) for name in DATASHEET_FIELDS}
+        )
+    spec = BidSpec(
+        proposal_text=bid.proposal_text or "",
+        server_model=bid.server_model or "",
+        scaleup_link=bid.scaleup_link or "",
+        network_fabric=bid.network_fabric or "",
+        gpu_count=bid.gpu_count,
+        nodes=bid.nodes,
+        peak_power_kw=bid.peak_power_kw,
+    )
+    return [
+        {
+            "kind": str(claim.kind),
+            "claim": claim.claim,
+            "claimed": list(claim.claimed),
+            "datasheet": list(claim.datasheet),
+            "status": str(claim.status),
+            "source": claim.source,
+            "note": list(claim.note),
+        }
+        for claim in check_spec_claims(spec, sheet)
+    ]
+
+
+def _missing(values: dict, line_items: list[dict], row_errors: list) -> list[dict]:
+    found = [
+        {"code": "field_missing", "field": name}
+        for name in RFP_EXPECTED_FIELDS
+        if values.get(name) in (None, "", [], {})
+    ]
+    if not line_items and not row_errors:
+        found.append({"code": "no_line_items"})
+    if not (values.get("proposal_text") or "").strip():
+        found.append({"code": "no_proposal"})
+    return found
+
+
+def _plan_minimums(procurement: Procurement, bid: Bid, accelerators: dict) -> list:
+    """The plan's items the offer fails, or misses by a stated figure within the
+    tolerance; an item warned only because a figure is not stated is a missing field
+    above. No plan: nothing to judge."""
+    plan = plan_facts.plan_summary(procurement=procurement)
+    needs = checks.plan_needs(plan)
+    if needs is None or not bid.gpu_count:
+        return []
+    offered = delivered.delivered_by_bid(procurement, [bid], plan, accelerators)
+    capability = delivered.capability_for(offered.get(bid.pk))
+    items = checks.compliance_for(
+        bid, accelerators.get(bid.accelerator), needs, capability
+    )
+    return [
+        {
+            "code": "plan_minimum",
+            "item": item.item,
+            "status": str(item.status),
+            "required": _plain(item.required),
+            "offered": _plain(item.offered),
+            "unit": item.unit,
+            "note": [item.note, item.note_zh],
+        }
+        for item in items
+        if item.status == ComplianceStatus.FAIL
+        or (item.status == ComplianceStatus.WARN and item.offered is not None)
+    ]
+
+
+def _plain(value: Any) -> Any:
+    return (
+        value if value is None or isinstance(value, int | float | str) else str(value)
+    )
+
+
+# --- shown in the reader's language ----------------------------------------------------
+
+
+def _pick(pair: Any) -> str:
+    if not isinstance(pair, list | tuple) or len(pair) != 2:
+        return str(pair or "")
+    return pair[1] if (get_language() or "").lower().startswith("zh") else pair[0]
+
+
+def _field_label(name: str) -> str:
+    return capfirst(str(Bid._meta.get_field(name).verbose_name))
+
+
+def import_error_message(entry: dict) -> str:
+    error = RowError(
+        int(entry.get("row") or 0),
+        str(entry.get("column") or ""),
+        str(entry.get("message") or ""),
+        str(entry.get("code") or ""),
+        dict(entry.get("params") or {}),
+    )
+    return row_error_sentence(error)
+
+
+def claim_message(entry: dict) -> str:
+    line = _("%(label)s: %(claimed)s (datasheet: %(datasheet)s)") % {
+        "label": CLAIM_LABELS.get(entry.get("kind"), entry.get("kind")),
+        "claimed": _pick(entry.get("claimed")),
+        "datasheet": _pick(entry.get("datasheet")),
+    }
+    note = _pick(entry.get("note"))
+    return f"{line} — {note}" if note else line
+
+
+def missing_message(entry: dict) -> str:
+    code = entry.get("code")
+    if code == "field_missing":
+        return _("Not stated: %(field)s. The RFP asks for it.") % {
+            "field": _field_label(entry.get("field", ""))
+        }
+    if code == "no_line_items":
+        return _("No line items: upload the bid template filled in.")
+    if code == "no_proposal":
+        return _("No proposal text.")
+    note = _pick(entry.get("note"))
+    head = _("%(item)s (%(status)s)") % {
+        "item": compliance_label(entry.get("item", "")),
+        "status": status_label(entry.get("status", "")),
+    }
+    if note:
+        return f"{head}: {note}"
+    return _("%(head)s: required %(required)s, offered %(offered)s %(unit)s.") % {
+        "head": head,
+        "required": figure(entry.get("required")),
+        "offered": figure(entry.get("offered")),
+        "unit": entry.get("unit", ""),
+    }
+
+
+def shown_feedback(feedback: dict) -> dict:
+    """A version's feedback in the active language: each entry with its ``message``
+    (and, for claims, the translated status), mismatches first."""
+    claims = sorted(
+        feedback.get("spec_claims") or [],
+        key=lambda c: c.get("status") != ClaimStatus.MISMATCH,
+    )
+    return {
+        "complete": bool(feedback.get("complete", True)),
+        "import_errors": [
+            {**e, "message": import_error_message(e)}
+            for e in feedback.get("import_errors") or []
+        ],
+        "spec_claims": [
+            {
+                "kind": c.get("kind"),
+                "claim": c.get("claim"),
+                "status": c.get("status"),
+                "status_label": str(CLAIM_STATUS_LABELS.get(c.get("status"), "")),
+                "source": c.get("source"),
+                "message": claim_message(c),
+            }
+            for c in claims
+        ],
+        "mismatches": sum(1 for c in claims if c.get("status") == ClaimStatus.MISMATCH),
+        "missing": [
+            {**m, "message": missing_message(m)} for m in feedback.get("missing") or []
+        ],
+    }

@@ -1,0 +1,326 @@
+"""A vendor's submissions and evidence through the portal: the only code that writes
+them. Every write first checks the submission window (an RFP with a deadline, not yet
+passed, not opened) and refuses with a coded `PortalError` otherwise.
+
+A submission is sealed (see `vendors.models.rfp`): nothing here touches a `Bid`.
+
+Versions: each submit adds the next version under the invitation's row lock (and the
+RFP's, so opening, which locks it too, never reads half a revision); the unique
+(invitation, version) constraint backs the lock. A workbook whose rows cannot be
+imported still makes a version — stored with its row errors as feedback, no line
+items and ``feedback["complete"] = False`` — so the vendor sees what to fix and the
+fixed workbook is the next version; the latest version is the one opened. A file
+that is not an XLSX workbook at all, or too large, is refused and adds no version.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import formats, timezone
+from django.utils.text import get_valid_filename
+from django.utils.translation import gettext as _
+
+from clusterbuy.services import ServiceError
+
+from .. import plan_facts
+from ..attachments import attachment_kind, content_kind
+from ..bids import _check_imported
+from ..importing import LineItemImportError, LineItemRow, RowError, parse_line_items
+from ..line_item_template import import_vocabulary
+from ..models import (
+    BidLineItem,
+    Invitation,
+    RfpSettings,
+    Submission,
+    SubmissionEvidence,
+)
+from . import feedback
+from .forms import SubmissionForm, form_data
+
+
+class PortalError(ServiceError):
+    """A portal write refused: ``code`` says why ("late", "opened", "no_deadline",
+    "invalid", "too_large", "file_type", "too_many"); ``errors`` holds a form's field
+    messages ({field: [message]}) when the input itself was at fault."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str,
+        field: str | None = None,
+        errors: Mapping[str, list[str]] | None = None,
+    ):
+        super().__init__(message, field=field)
+        self.code = code
+        self.errors = dict(errors or {})
+
+
+@dataclass(frozen=True)
+class Window:
+    """Whether the invitation may submit now, and the deadline it works to."""
+
+    deadline: datetime.datetime | None
+    is_open: bool
+    code: str  # "" when open; else "no_deadline", "late" or "opened"
+
+
+def _deadline_text(deadline: datetime.datetime) -> str:
+    local = timezone.localtime(deadline)
+    return f"{formats.date_format(local, 'DATETIME_FORMAT')} ({local.tzname()})"
+
+
+def window_for(invitation: Invitation, *, now=None, rfp=None) -> Window:
+    now = now or timezone.now()
+    if rfp is None:
+        rfp = RfpSettings.objects.filter(
+            procurement_id=invitation.procurement_id
+        ).first()
+    deadline = getattr(rfp, "deadline", None)
+    if rfp is None or deadline is None:
+        return Window(None, False, "no_deadline")
+    if rfp.opened_at is not None:
+        return Window(deadline, False, "opened")
+    if now >= deadline:
+        return Window(deadline, False, "late")
+    return Window(deadline, True, "")
+
+
+def window_message(window: Window) -> str:
+    if window.code == "no_deadline":
+        return _(
+            "The buyer has not set a submission deadline yet; submissions open once it is set."
+        )
+    if window.code == "opened":
+        return _("The submissions have been opened; no more changes are accepted.")
+    if window.code == "late":
+        return _(
+            "The submission deadline was %(deadline)s; revisions are closed and this "
+            "submission was not accepted."
+        ) % {"deadline": _deadline_text(window.deadline)}
+    return ""
+
+
+def _check_window(invitation: Invitation, *, now, rfp=None) -> None:
+    window = window_for(invitation, now=now, rfp=rfp)
+    if not window.is_open:
+        raise PortalError(window_message(window), code=window.code)
+
+
+def _lock(invitation: Invitation) -> tuple[Invitation, RfpSettings | None]:
+    """The RFP and then the invitation, locked (the order opening uses too)."""
+    rfp = (
+        RfpSettings.objects.select_for_update()
+        .filter(procurement_id=invitation.procurement_id)
+        .first()
+    )
+    locked = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    if locked.revoked:
+        raise PortalError(_("This invitation was revoked."), code="revoked")
+    return locked, rfp
+
+
+def _max_bytes() -> int:
+    return settings.PORTAL_UPLOAD_MAX_BYTES
+
+
+def _read_upload(upload, *, field: str) -> bytes:
+    limit = _max_bytes()
+    message = _("Files are limited to %(mb)s MB.") % {"mb": f"{limit / 1024 / 1024:g}"}
+    if (getattr(upload, "size", None) or 0) > limit:
+        raise PortalError(message, code="too_large", field=field)
+    data = upload.read(limit + 1)
+    if len(data) > limit:
+        raise PortalError(message, code="too_large", field=field)
+    return data
+
+
+def validated_values(fields: Mapping, proposal_text: str) -> dict:
+    """The bid fields as the bid form cleans them (Python values), proposal included;
+    PortalError("invalid") with the form's field messages otherwise."""
+    data = form_data(fields)
+    if hasattr(data, "copy"):
+        data = data.copy()
+    data["proposal_text"] = proposal_text or ""
+    accelerator = data.get("accelerator")
+    if isinstance(accelerator, str) and accelerator.strip():
+        # the API may name it as shown ("NVIDIA H200 SXM 141GB"), as the bid API does
+        data["accelerator"] = plan_facts.accelerator_key_for(accelerator) or accelerator
+    form = SubmissionForm(data=data)
+    if not form.is_valid():
+        errors = {f: [str(m) for m in msgs] for f, msgs in form.errors.items()}
+        raise PortalError(
+            _("Check the highlighted fields."), code="invalid", errors=errors
+        )
+    return form.bid_values()
+
+
+def _json_value(value):
+    if isinstance(value, Decimal):
+        return str(value)
+    return value
+
+
+def _line_items(rows: list[LineItemRow]) -> list[dict]:
+    return [
+        {
+            "category": row.category,
+            "description": row.description[:500],
+            "quantity": str(row.quantity),
+            "unit_price": str(row.unit_price),
+            "recurring": row.recurring,
+        }
+        for row in rows
+    ]
+
+
+def parse_workbook(data: bytes, name: str) -> tuple[list[dict], list[RowError]]:
+    """(line items, row errors) of an uploaded workbook, with the buyer's import rules
+    (`bids.import_line_items`: the parser, then each row against the line item's
+    fields); either list is empty."""
+    import io
+
+    try:
+        rows = parse_line_items(io.BytesIO(data), name, vocabulary=import_vocabulary())
+        _check_imported(
+            rows,
+            [
+                BidLineItem(
+                    category=r.category,
+                    description=r.description[:500],
+                    quantity=r.quantity,
+                    unit_price=r.unit_price,
+                    recurring=r.recurring,
+                )
+                for r in rows
+            ],
+        )
+    except LineItemImportError as exc:
+        return [], list(exc.errors)
+    return _line_items(rows), []
+
+
+def _workbook(upload) -> tuple[bytes, str] | None:
+    if upload is None:
+        return None
+    data = _read_upload(upload, field="workbook")
+    if attachment_kind(data[:8]) != "xlsx":
+        raise PortalError(
+            _("The workbook must be an XLSX file: fill in the bid template."),
+            code="file_type",
+            field="workbook",
+        )
+    name = get_valid_filename(getattr(upload, "name", "") or "bid.xlsx")[:200]
+    return data, name
+
+
+def submit(
+    invitation: Invitation,
+    *,
+    fields: Mapping,
+    proposal_text: str = "",
+    workbook=None,
+    now=None,
+) -> Submission:
+    """Store the next version of the invitation's answer and its feedback."""
+    now = now or timezone.now()
+    _check_window(invitation, now=now)
+    values = validated_values(fields, proposal_text)
+    upload = _workbook(workbook)
+    line_items, row_errors = parse_workbook(*upload) if upload else ([], [])
+    with transaction.atomic():
+        locked, rfp = _lock(invitation)
+        _check_window(locked, now=now, rfp=rfp)
+        previous = locked.submissions.order_by("-version").first()
+        submission = Submission(
+            invitation=locked,
+            version=(previous.version if previous else 0) + 1,
+            fields={
+                k: _json_value(v) for k, v in values.items() if k != "proposal_text"
+            },
+            proposal_text=values.get("proposal_text") or "",
+            line_items=line_items,
+        )
+        if upload is not None:
+            submission.workbook_name = upload[1]
+            submission.workbook.save(upload[1], ContentFile(upload[0]), save=False)
+        elif previous is not None and previous.line_items:
+            submission.line_items = previous.line_items
+            submission.workbook_name = previous.workbook_name
+            submission.workbook = previous.workbook.name
+        submission.feedback = feedback.build_feedback(
+            procurement=locked.procurement,
+            values=values,
+            line_items=submission.line_items,
+            row_errors=row_errors,
+        )
+        submission.save()
+    return submission
+
+
+def submissions_of(invitation: Invitation) -> list[Submission]:
+    """The invitation's own versions, newest first."""
+    return list(invitation.submissions.order_by("-version"))
+
+
+# --- evidence ---------------------------------------------------------------------
+
+
+def evidence_of(invitation: Invitation) -> list[SubmissionEvidence]:
+    return list(invitation.evidence.filter(removed=False))
+
+
+def add_evidence(invitation: Invitation, upload, *, now=None) -> SubmissionEvidence:
+    """Attach a PDF or XLSX (checked by content) within the size and count limits."""
+    now = now or timezone.now()
+    _check_window(invitation, now=now)
+    data = _read_upload(upload, field="file")
+    kind = content_kind(data)
+    if kind is None:
+        raise PortalError(
+            _("Only PDF and XLSX files can be attached."),
+            code="file_type",
+            field="file",
+        )
+    name = get_valid_filename(getattr(upload, "name", "") or f"evidence.{kind}")
+    with transaction.atomic():
+        locked, rfp = _lock(invitation)
+        _check_window(locked, now=now, rfp=rfp)
+        limit = settings.PORTAL_EVIDENCE_MAX_FILES
+        if locked.evidence.filter(removed=False).count() >= limit:
+            raise PortalError(
+                _("At most %(n)s evidence files: remove one first.") % {"n": limit},
+                code="too_many",
+                field="file",
+            )
+        evidence = SubmissionEvidence(
+            invitation=locked,
+            original_name=name[:255],
+            kind=kind,
+            size_bytes=len(data),
+        )
+        stored = f"{name.rsplit('.', 1)[0] or 'evidence'}.{kind}"
+        evidence.file.save(stored, ContentFile(data), save=False)
+        evidence.save()
+    return evidence
+
+
+def remove_evidence(invitation: Invitation, evidence_id: int, *, now=None) -> None:
+    """Withdraw one of the invitation's own files (kept, marked removed: it is not
+    carried into the bid); another invitation's id is not found."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked, rfp = _lock(invitation)
+        _check_window(locked, now=now, rfp=rfp)
+        found = SubmissionEvidence.objects.filter(
+            invitation=locked, pk=evidence_id, removed=False
+        ).update(removed=True)
+    if not found:
+        raise PortalError(_("No such file."), code="not_found", field="file")

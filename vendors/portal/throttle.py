@@ -1,0 +1,63 @@
+"""The portal's own rate limits: per signed link and per client address
+(`clusterbuy.client_address`), for its pages and its API alike.
+
+No account stands behind a portal request, so the buyer-side per-user budgets do not
+apply; a link shared too widely, or a client trying many links, is slowed here. Rates
+(`settings.PORTAL_THROTTLE_RATES`, "N/sec|min|hour|day") are read per request, so
+tests and deployments can change them; counts live in the default cache (shared
+across processes when CACHE_URL is set).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+
+from clusterbuy.client_address import client_address
+
+_PERIODS_S = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _rate(scope: str) -> tuple[int, int] | None:
+    text = (settings.PORTAL_THROTTLE_RATES or {}).get(scope)
+    if not text:
+        return None
+    count, _slash, period = str(text).partition("/")
+    return int(count), _PERIODS_S[period.strip()[:1].lower()]
+
+
+def _hit(scope: str, ident: str, now: float) -> float | None:
+    """Count one request; the seconds to wait when over the budget, else None."""
+    rate = _rate(scope)
+    if rate is None:
+        return None
+    allowed, period_s = rate
+    window = int(now // period_s)
+    digest = hashlib.sha256(ident.encode()).hexdigest()[:32]
+    key = f"portal-throttle:{scope}:{digest}:{window}"
+    if cache.add(key, 1, timeout=period_s + 1):
+        count = 1
+    else:
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.add(key, 1, timeout=period_s + 1)
+            count = 1
+    if count > allowed:
+        return (window + 1) * period_s - now
+    return None
+
+
+def portal_wait_s(request, token: str) -> float | None:
+    """Counts this request against the link's and the address's budgets; the seconds
+    until the client may try again when either is spent, else None."""
+    now = time.time()
+    waits = [
+        _hit("token", token, now),
+        _hit("address", client_address(request) or "unknown", now),
+    ]
+    spent = [w for w in waits if w is not None]
+    return max(spent) if spent else None
