@@ -54,8 +54,8 @@ def workbook(rows, name="bid.xlsx") -> SimpleUploadedFile:
     return SimpleUploadedFile(name, out.getvalue())
 
 
-@pytest.fixture
-def catalog(db):
+@pytest.fixture(name="catalog")
+def catalog_fixture(db):
     load_reference_catalog()
 
 
@@ -68,18 +68,18 @@ def invite(procurement, vendor, *, expires_in=datetime.timedelta(days=14)):
     )
 
 
-@pytest.fixture
-def rfp(procurement):
+@pytest.fixture(name="rfp")
+def rfp_fixture(procurement):
     return RfpSettings.objects.create(
         procurement=procurement, deadline=timezone.now() + datetime.timedelta(days=7)
     )
 
 
-@pytest.fixture
-def invitation(catalog, org, procurement, rfp):
+@pytest.fixture(name="invitation")
+def invitation_fixture(catalog, org, procurement, rfp):
     return invite(procurement, make_vendor(org, "Quokka Systems"))
 
 
-@pytest.fixture
-def token(invitation):
+@pytest.fixture(name="token")
+def token_fixture(invitation):
     return make_token(invitation)

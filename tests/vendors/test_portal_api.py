@@ -19,11 +19,11 @@ from tests.vendors.portal_support import (  # noqa: F401
     GOOD_ROWS,
     HONEST,
     WRONG_CLAIM,
-    catalog,
-    invitation,
+    catalog_fixture,
+    invitation_fixture,
     invite,
-    rfp,
-    token,
+    rfp_fixture,
+    token_fixture,
     workbook,
 )
 from tests.vendors.test_support import make_bid, make_vendor
@@ -52,7 +52,9 @@ def _post(api, token, rows=GOOD_ROWS, text=HONEST, lang="en", **fields):
     )
 
 
-def test_get_shows_the_rfp_and_only_own_submissions(org, procurement, invitation, token):
+def test_get_shows_the_rfp_and_only_own_submissions(
+    org, procurement, invitation, token
+):
     make_bid(procurement, make_vendor(org, "Rival Compute"))
     rival = invite(procurement, make_vendor(org, "Rival Two"))
     submissions.submit(rival, fields=FIELDS, proposal_text="RIVAL TEXT")
@@ -65,7 +67,10 @@ def test_get_shows_the_rfp_and_only_own_submissions(org, procurement, invitation
     assert data["rfp"]["vendor"] == "Quokka Systems"
     assert data["rfp"]["open_for_submissions"] is True
     assert [s["version"] for s in data["submissions"]] == [1]
-    assert data["submissions"][0]["fields"]["response_hours"] == {"sev1": 1.0, "sev2": 4.0}
+    assert data["submissions"][0]["fields"]["response_hours"] == {
+        "sev1": 1.0,
+        "sev2": 4.0,
+    }
     assert data["submissions"][0]["fields"]["frameworks"] == ["PyTorch", "vLLM"]
     text = response.content.decode()
     assert "Rival" not in text and "RIVAL" not in text
@@ -217,7 +222,12 @@ def test_the_schema_documents_the_portal(api_for, buyer):
     response = api_for(buyer).get("/api/v1/schema/", {"format": "json"})
     paths = response.json()["paths"]
     assert "/api/v1/portal/{token}/submissions/" in paths
-    assert "multipart/form-data" in (
-        paths["/api/v1/portal/{token}/submissions/"]["post"]["requestBody"]["content"]
+    assert (
+        "multipart/form-data"
+        in (
+            paths["/api/v1/portal/{token}/submissions/"]["post"]["requestBody"][
+                "content"
+            ]
+        )
     )
     assert paths["/api/v1/portal/{token}/evidence/{evidence_pk}/"]["delete"]

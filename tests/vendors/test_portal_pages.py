@@ -21,11 +21,11 @@ from tests.vendors.portal_support import (  # noqa: F401
     GOOD_ROWS,
     HONEST,
     WRONG_CLAIM,
-    catalog,
-    invitation,
+    catalog_fixture,
+    invitation_fixture,
     invite,
-    rfp,
-    token,
+    rfp_fixture,
+    token_fixture,
     workbook,
 )
 from tests.vendors.test_support import make_bid, make_vendor
@@ -117,9 +117,7 @@ def test_bad_links_are_a_translated_403(client, invitation, token, change, en, z
     response, page = _page(Client(), token, "zh-hans")
     assert response.status_code == 403
     assert zh in page
-    response = Client().post(
-        reverse("vendors:portal-submit", args=[token]), {**FIELDS}
-    )
+    response = Client().post(reverse("vendors:portal-submit", args=[token]), {**FIELDS})
     assert response.status_code == 403
     assert not Submission.objects.exists()
 
@@ -188,7 +186,9 @@ def test_evidence_upload_type_and_size_through_the_page(
     assert "Only PDF and XLSX files can be attached." in response.content.decode()
     settings.PORTAL_UPLOAD_MAX_BYTES = 200
     response = client.post(
-        url, {"file": SimpleUploadedFile("c.pdf", pdf_bytes())}, HTTP_ACCEPT_LANGUAGE="en"
+        url,
+        {"file": SimpleUploadedFile("c.pdf", pdf_bytes())},
+        HTTP_ACCEPT_LANGUAGE="en",
     )
     assert response.status_code == 400
     assert "Files are limited to" in response.content.decode()

@@ -17,10 +17,10 @@ from tests.vendors.portal_support import (  # noqa: F401
     GOOD_ROWS,
     HONEST,
     WRONG_CLAIM,
-    catalog,
-    invitation,
-    rfp,
-    token,
+    catalog_fixture,
+    invitation_fixture,
+    rfp_fixture,
+    token_fixture,
     workbook,
 )
 from tests.vendors.test_comparison import PLAN
@@ -198,7 +198,10 @@ def test_missing_items_are_listed(invitation):
     assert {"code": "no_line_items"} in missing
     assert {"code": "no_proposal"} in missing
     with translation.override("en"):
-        messages = [m["message"] for m in feedback.shown_feedback(submission.feedback)["missing"]]
+        messages = [
+            m["message"]
+            for m in feedback.shown_feedback(submission.feedback)["missing"]
+        ]
     assert "Not stated: Storage capacity (TB). The RFP asks for it." in messages
     assert "No line items: upload the bid template filled in." in messages
 
@@ -207,11 +210,16 @@ def test_plan_minimums_not_met_are_listed(monkeypatch, invitation):
     monkeypatch.setattr(plan_facts, "plan_summary", lambda *, procurement: PLAN)
     submission = _submit(invitation, storage_tb=300, network_gbps_per_gpu=200)
     short = {
-        m["item"]: m for m in submission.feedback["missing"] if m["code"] == "plan_minimum"
+        m["item"]: m
+        for m in submission.feedback["missing"]
+        if m["code"] == "plan_minimum"
     }
     assert set(short) == {"storage_tb", "network_gbps_per_gpu"}
     assert short["storage_tb"]["status"] == "fail"
-    assert (short["storage_tb"]["required"], short["storage_tb"]["offered"]) == (500, 300)
+    assert (short["storage_tb"]["required"], short["storage_tb"]["offered"]) == (
+        500,
+        300,
+    )
     with translation.override("en"):
         shown = feedback.missing_message(short["storage_tb"])
     assert shown == "Storage capacity (fail): 40% below the plan (300 vs 500 TB)."
