@@ -22,14 +22,14 @@ from rest_framework.views import APIView
 
 from . import questions, submissions
 from .api_serializers import (
-    EvidenceSerializer,
-    FileUploadSerializer,
+    PortalEvidenceSerializer,
+    PortalFileUploadSerializer,
+    PortalQuestionInputSerializer,
+    PortalQuestionSerializer,
+    PortalRefusalSerializer,
     PortalSerializer,
-    QuestionInputSerializer,
-    QuestionSerializer,
-    RefusalSerializer,
-    SubmissionInputSerializer,
-    SubmissionSerializer,
+    PortalSubmissionInputSerializer,
+    PortalSubmissionSerializer,
 )
 from .summary import rfp_summary
 from .throttle import portal_wait_s
@@ -38,10 +38,10 @@ from .views import LINK_ERRORS
 
 WINDOW_CODES = ("late", "opened", "no_deadline", "revoked")
 LINK_REFUSED = OpenApiResponse(
-    RefusalSerializer, description="the link is invalid, expired or revoked"
+    PortalRefusalSerializer, description="the link is invalid, expired or revoked"
 )
 WINDOW_CLOSED = OpenApiResponse(
-    RefusalSerializer,
+    PortalRefusalSerializer,
     description="the deadline passed, the RFP was opened or has no deadline yet",
 )
 
@@ -94,7 +94,9 @@ def refusal(error: submissions.PortalError) -> Response:
 
 
 def _submissions(invitation) -> list:
-    return SubmissionSerializer(submissions.submissions_of(invitation), many=True).data
+    return PortalSubmissionSerializer(
+        submissions.submissions_of(invitation), many=True
+    ).data
 
 
 class PortalHomeView(PortalView):
@@ -107,10 +109,10 @@ class PortalHomeView(PortalView):
         data = {
             "rfp": rfp_summary(invitation),
             "submissions": _submissions(invitation),
-            "evidence": EvidenceSerializer(
+            "evidence": PortalEvidenceSerializer(
                 submissions.evidence_of(invitation), many=True
             ).data,
-            "questions": QuestionSerializer(
+            "questions": PortalQuestionSerializer(
                 questions.questions_for(invitation), many=True
             ).data,
         }
@@ -143,17 +145,19 @@ _LISTS = ("support_channels", "monitoring")
 class SubmissionsView(PortalView):
     parser_classes = [MultiPartParser, FormParser, JSONParser]
 
-    @extend_schema(responses={200: SubmissionSerializer(many=True), 403: LINK_REFUSED})
+    @extend_schema(
+        responses={200: PortalSubmissionSerializer(many=True), 403: LINK_REFUSED}
+    )
     def get(self, request, token):
         return Response(_submissions(self.invitation))
 
     @extend_schema(
         request={
-            "multipart/form-data": SubmissionInputSerializer,
-            "application/json": SubmissionInputSerializer,
+            "multipart/form-data": PortalSubmissionInputSerializer,
+            "application/json": PortalSubmissionInputSerializer,
         },
         responses={
-            201: SubmissionSerializer,
+            201: PortalSubmissionSerializer,
             400: OpenApiResponse(description="{field: [message]}"),
             403: LINK_REFUSED,
             409: WINDOW_CLOSED,
@@ -177,35 +181,39 @@ class SubmissionsView(PortalView):
         except submissions.PortalError as error:
             return refusal(error)
         return Response(
-            SubmissionSerializer(submission).data, status=status.HTTP_201_CREATED
+            PortalSubmissionSerializer(submission).data, status=status.HTTP_201_CREATED
         )
 
 
 class QuestionsView(PortalView):
-    @extend_schema(responses={200: QuestionSerializer(many=True), 403: LINK_REFUSED})
+    @extend_schema(
+        responses={200: PortalQuestionSerializer(many=True), 403: LINK_REFUSED}
+    )
     def get(self, request, token):
         return Response(
-            QuestionSerializer(questions.questions_for(self.invitation), many=True).data
+            PortalQuestionSerializer(
+                questions.questions_for(self.invitation), many=True
+            ).data
         )
 
     @extend_schema(
-        request=QuestionInputSerializer,
+        request=PortalQuestionInputSerializer,
         responses={
-            201: QuestionSerializer(many=True),
+            201: PortalQuestionSerializer(many=True),
             403: LINK_REFUSED,
             409: WINDOW_CLOSED,
         },
         summary="Ask the buyer a question (answered for every vendor, anonymised)",
     )
     def post(self, request, token):
-        data = QuestionInputSerializer(data=request.data)
+        data = PortalQuestionInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
             questions.ask_question(self.invitation, data.validated_data["question"])
         except submissions.PortalError as error:
             return refusal(error)
         return Response(
-            QuestionSerializer(
+            PortalQuestionSerializer(
                 questions.questions_for(self.invitation), many=True
             ).data,
             status=status.HTTP_201_CREATED,
@@ -215,15 +223,23 @@ class QuestionsView(PortalView):
 class EvidenceView(PortalView):
     parser_classes = [MultiPartParser, FormParser]
 
-    @extend_schema(responses={200: EvidenceSerializer(many=True), 403: LINK_REFUSED})
+    @extend_schema(
+        responses={200: PortalEvidenceSerializer(many=True), 403: LINK_REFUSED}
+    )
     def get(self, request, token):
         return Response(
-            EvidenceSerializer(submissions.evidence_of(self.invitation), many=True).data
+            PortalEvidenceSerializer(
+                submissions.evidence_of(self.invitation), many=True
+            ).data
         )
 
     @extend_schema(
-        request={"multipart/form-data": FileUploadSerializer},
-        responses={201: EvidenceSerializer, 403: LINK_REFUSED, 409: WINDOW_CLOSED},
+        request={"multipart/form-data": PortalFileUploadSerializer},
+        responses={
+            201: PortalEvidenceSerializer,
+            403: LINK_REFUSED,
+            409: WINDOW_CLOSED,
+        },
         summary="Attach a PDF or XLSX (checked by content, size and count limited)",
     )
     def post(self, request, token):
@@ -238,7 +254,7 @@ class EvidenceView(PortalView):
         except submissions.PortalError as error:
             return refusal(error)
         return Response(
-            EvidenceSerializer(evidence).data, status=status.HTTP_201_CREATED
+            PortalEvidenceSerializer(evidence).data, status=status.HTTP_201_CREATED
         )
 
 

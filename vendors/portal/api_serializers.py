@@ -12,7 +12,7 @@ from ..models.rfp import QUESTION_MAX_CHARS
 from .feedback import shown_feedback
 
 
-class SubmissionInputSerializer(serializers.Serializer):
+class PortalSubmissionInputSerializer(serializers.Serializer):
     """Documentation of the body: the bid fields as a ``fields`` object (JSON, or its
     text in a multipart form), or as the form's own keys."""
 
@@ -31,7 +31,7 @@ class SubmissionInputSerializer(serializers.Serializer):
     )
 
 
-class FeedbackSerializer(serializers.Serializer):
+class PortalFeedbackSerializer(serializers.Serializer):
     complete = serializers.BooleanField(
         help_text="false: the workbook's rows could not be imported (no line items)"
     )
@@ -50,7 +50,7 @@ class FeedbackSerializer(serializers.Serializer):
     )
 
 
-class SubmissionSerializer(serializers.ModelSerializer):
+class PortalSubmissionSerializer(serializers.ModelSerializer):
     feedback = serializers.SerializerMethodField()
 
     class Meta:
@@ -65,18 +65,18 @@ class SubmissionSerializer(serializers.ModelSerializer):
             "feedback",
         ]
 
-    @extend_schema_field(FeedbackSerializer)
+    @extend_schema_field(PortalFeedbackSerializer)
     def get_feedback(self, obj) -> dict:
         return shown_feedback(obj.feedback)
 
 
-class EvidenceSerializer(serializers.ModelSerializer):
+class PortalEvidenceSerializer(serializers.ModelSerializer):
     class Meta:
         model = SubmissionEvidence
         fields = ["id", "original_name", "kind", "size_bytes", "uploaded_at"]
 
 
-class QuestionSerializer(serializers.Serializer):
+class PortalQuestionSerializer(serializers.Serializer):
     question = serializers.CharField()
     answer = serializers.CharField(help_text="empty until answered")
     asked_at = serializers.DateTimeField()
@@ -84,21 +84,21 @@ class QuestionSerializer(serializers.Serializer):
     mine = serializers.BooleanField(help_text="you asked it (no one else's is named)")
 
 
-class QuestionInputSerializer(serializers.Serializer):
+class PortalQuestionInputSerializer(serializers.Serializer):
     question = serializers.CharField(max_length=QUESTION_MAX_CHARS)
 
 
-class FileUploadSerializer(serializers.Serializer):
+class PortalFileUploadSerializer(serializers.Serializer):
     file = serializers.FileField()
 
 
-class RequirementSerializer(serializers.Serializer):
+class PortalRequirementSerializer(serializers.Serializer):
     item = serializers.CharField()
     label = serializers.CharField()
     text = serializers.CharField()
 
 
-class RfpSummarySerializer(serializers.Serializer):
+class PortalRfpSummarySerializer(serializers.Serializer):
     procurement = serializers.CharField()
     vendor = serializers.CharField()
     deadline = serializers.DateTimeField(allow_null=True)
@@ -109,17 +109,17 @@ class RfpSummarySerializer(serializers.Serializer):
     window_message = serializers.CharField()
     questions_open = serializers.BooleanField()
     instructions = serializers.CharField()
-    requirements = RequirementSerializer(many=True)
+    requirements = PortalRequirementSerializer(many=True)
     link_expires_at = serializers.DateTimeField()
 
 
 class PortalSerializer(serializers.Serializer):
-    rfp = RfpSummarySerializer()
+    rfp = PortalRfpSummarySerializer()
     submissions = serializers.ListField(child=serializers.DictField())
     evidence = serializers.ListField(child=serializers.DictField())
     questions = serializers.ListField(child=serializers.DictField())
 
 
-class RefusalSerializer(serializers.Serializer):
+class PortalRefusalSerializer(serializers.Serializer):
     detail = serializers.CharField()
     code = serializers.CharField()
