@@ -231,3 +231,16 @@ def test_the_schema_documents_the_portal(api_for, buyer):
         )
     )
     assert paths["/api/v1/portal/{token}/evidence/{evidence_pk}/"]["delete"]
+
+
+def test_hostile_fields_text_is_a_400_not_a_500(invitation, token):
+    api = APIClient()
+    for text in ("[" * 5000, '{"gpu_count": ' + "1" * 50 + "}", "not json"):
+        response = api.post(
+            _url(token, "submissions/"),
+            {"fields": text},
+            format="multipart",
+            HTTP_ACCEPT_LANGUAGE="en",
+        )
+        assert response.status_code == 400, text[:20]
+    assert not Submission.objects.exists()

@@ -9,16 +9,18 @@ the submission window is closed (code late / opened / no_deadline / revoked).
 
 from __future__ import annotations
 
-import json
-
+from django.conf import settings
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
+from rest_framework.utils import json
 from rest_framework.views import APIView
+
+from clusterbuy.parsers import BoundedJSONParser, json_nesting_depth
 
 from . import questions, submissions
 from .api_serializers import (
@@ -131,7 +133,12 @@ def _fields(data) -> dict | None:
             for k in data
             if k not in ("proposal_text", "workbook")
         }
-    if isinstance(raw, str):
+    if isinstance(raw, str):  # a multipart form's text: the JSON body's bounds
+        if (
+            len(raw) > settings.API_BODY_MAX_BYTES
+            or json_nesting_depth(raw) > settings.API_JSON_MAX_DEPTH
+        ):
+            return None
         try:
             raw = json.loads(raw)
         except ValueError:
@@ -143,7 +150,7 @@ _LISTS = ("support_channels", "monitoring")
 
 
 class SubmissionsView(PortalView):
-    parser_classes = [MultiPartParser, FormParser, JSONParser]
+    parser_classes = [MultiPartParser, FormParser, BoundedJSONParser]
 
     @extend_schema(
         responses={200: PortalSubmissionSerializer(many=True), 403: LINK_REFUSED}
@@ -175,7 +182,11 @@ class SubmissionsView(PortalView):
             submission = submissions.submit(
                 self.invitation,
                 fields=fields,
-                proposal_text=str(request.data.get("proposal_text") or ""),
+                proposal_text=str(
+                    request.data.get("proposal_text")
+                    or fields.get("proposal_text")
+                    or ""
+                ),
                 workbook=request.FILES.get("workbook"),
             )
         except submissions.PortalError as error:
