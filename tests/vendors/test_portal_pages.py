@@ -272,3 +272,38 @@ def test_pack_download_is_served_once_the_rfp_module_exists(client, invitation, 
     assert response["Content-Type"] == "application/pdf"
     response = client.get(reverse("vendors:portal-pack", args=[token, "exe"]))
     assert response.status_code == 404
+
+
+def test_pack_view_calls_the_rfp_pack_in_the_readers_language(
+    monkeypatch, client, invitation, token
+):
+    import sys
+    import types
+
+    from vendors.portal import views
+
+    calls = []
+
+    def rfp_pack(procurement, fmt, *, language):
+        calls.append((procurement.pk, fmt, language))
+        return b"%PDF-1.7 pack", "application/pdf", "rfp.pdf"
+
+    monkeypatch.setitem(
+        sys.modules, "vendors.rfp.pack", types.SimpleNamespace(rfp_pack=rfp_pack)
+    )
+    monkeypatch.setattr(views, "pack_available", lambda: True)
+    response = client.get(
+        reverse("vendors:portal-pack", args=[token, "pdf"]),
+        HTTP_ACCEPT_LANGUAGE="zh-hans",
+    )
+    assert response.status_code == 200
+    assert response.content == b"%PDF-1.7 pack"
+    assert response["Content-Disposition"] == 'attachment; filename="rfp.pdf"'
+    assert calls == [(invitation.procurement_id, "pdf", "zh-hans")]
+    assert (
+        client.get(reverse("vendors:portal-pack", args=[token, "exe"])).status_code
+        == 404
+    )
+    tampered = reverse("vendors:portal-pack", args=[token + "x", "pdf"])
+    assert client.get(tampered).status_code == 403
+    assert len(calls) == 1
