@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from clusterbuy.bounds import LONG_TEXT_MAX_CHARS
 
@@ -12,7 +13,7 @@ from ..models import Vendor
 
 class InvitationForm(forms.Form):
     vendor = forms.ModelChoiceField(
-        label=_("Vendor"),
+        label=pgettext_lazy("rfp opening", "Vendor"),
         queryset=Vendor.objects.none(),
         required=False,
         empty_label=_("— a new vendor —"),
@@ -20,9 +21,11 @@ class InvitationForm(forms.Form):
     vendor_name = forms.CharField(
         label=_("or a new vendor's name"), max_length=200, required=False
     )
-    email = forms.EmailField(label=_("E-mail address"), max_length=254)
+    email = forms.EmailField(
+        label=pgettext_lazy("rfp opening", "E-mail address"), max_length=254
+    )
     expires_at = forms.DateTimeField(
-        label=_("Link expires"),
+        label=pgettext_lazy("rfp opening", "Link expires"),
         required=False,
         help_text=_(
             "Empty: 30 days after the deadline (60 days from now without one)."
@@ -55,7 +58,7 @@ class InvitationForm(forms.Form):
 
 class AnswerForm(forms.Form):
     answer = forms.CharField(
-        label=_("Answer"),
+        label=pgettext_lazy("rfp opening", "Answer"),
         max_length=LONG_TEXT_MAX_CHARS,
         widget=forms.Textarea(attrs={"rows": 3}),
     )

@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from clusterbuy.access import Capability, require
 from clusterbuy.models import Procurement
@@ -209,7 +210,7 @@ def _text_in(language: str, invitation: Invitation, rfp, link: str) -> tuple[str
             "vendor": invitation.vendor.name,
             "deadline": date_format(timezone.localtime(rfp.deadline), "DATETIME_FORMAT")
             if rfp.deadline
-            else _("not set yet"),
+            else pgettext("rfp opening", "not set yet"),
             "expires": date_format(
                 timezone.localtime(invitation.expires_at), "DATETIME_FORMAT"
             ),
