@@ -231,7 +231,7 @@ def test_the_page_invites_a_new_vendor_and_shows_form_errors(
     bad = client_for(buyer).post(
         page, {"vendor_name": "Zebracorp", "email": "nope"}, **EN
     )
-    assert bad.status_code == 400
+    assert bad.status_code == 200 and not Invitation.objects.exists()
     assert "Enter a valid email address." in bad.content.decode()
     good = client_for(buyer).post(
         page, {"vendor_name": "Zebracorp", "email": "z@zebra.example"}, **EN
@@ -294,3 +294,27 @@ def test_answer_question_refuses_another_role(procurement, buyer, viewer, deadli
         answers.answer_question(question, viewer, "A.")
     question.refresh_from_db()
     assert question.answer == ""
+
+
+def test_blind_grading_hides_the_invited_vendors_from_roles_that_do_not_manage_them(
+    api_for, client_for, procurement, buyer, it_lead, deadline
+):
+    from vendors import evaluation
+
+    invitation = _invite(procurement, buyer, vendor_name="Zebracorp")
+    RfpQuestion.objects.create(
+        procurement=procurement, invitation=invitation, question="Q?"
+    )
+    evaluation.update_evaluation_settings(
+        procurement=procurement, user=buyer, blind_grading=True
+    )
+    page = reverse("vendors:rfp-invitations", args=[procurement.pk])
+    html = client_for(it_lead).get(page, **EN).content.decode()
+    assert "Zebracorp" not in html and "sales@zebra.example" not in html
+    assert "the invited vendors are hidden from your role" in html
+    base = f"/api/v1/procurements/{procurement.pk}/rfp"
+    assert api_for(it_lead).get(f"{base}/invitations/").status_code == 403
+    questions = api_for(it_lead).get(f"{base}/questions/").json()
+    assert questions[0]["vendor"] is None and questions[0]["question"] == "Q?"
+    # the buyer manages the vendors and is never blind
+    assert "Zebracorp" in client_for(buyer).get(page, **EN).content.decode()

@@ -35,11 +35,11 @@ class InvitationForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args, organisation, **kwargs):
+    def __init__(self, *args, organisation, editable: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["vendor"].queryset = Vendor.objects.filter(
-            organisation=organisation
-        ).order_by("name")
+        # A role that cannot invite sees the form disabled, with no vendor names.
+        vendors = Vendor.objects.filter(organisation=organisation).order_by("name")
+        self.fields["vendor"].queryset = vendors if editable else vendors.none()
 
     def clean(self):
         data = super().clean()

@@ -39,8 +39,9 @@ def _versions(procurement, rfp) -> dict[int, list[Submission]]:
     return by_invitation
 
 
-def _page(request, procurement, form=None, status=200):
+def _page(request, procurement, form=None):
     user = request.user
+    can_edit = can(user, Capability.EDIT_VENDORS)
     rfp = RfpSettings.objects.filter(procurement=procurement).first()
     shown = visibility.visibility_for(procurement=procurement, user=user)
     versions = _versions(procurement, rfp)
@@ -51,7 +52,7 @@ def _page(request, procurement, form=None, status=200):
         )
     ]
     now = timezone.now()
-    response = render_procurement(
+    return render_procurement(
         request,
         procurement,
         "vendors/rfp_invitations.html",
@@ -59,8 +60,9 @@ def _page(request, procurement, form=None, status=200):
             "rfp": rfp,
             "rows": rows,
             "blind": shown.blind,
-            "form": form or InvitationForm(organisation=procurement.organisation),
-            "can_edit": can(user, Capability.EDIT_VENDORS),
+            "form": form
+            or InvitationForm(organisation=procurement.organisation, editable=can_edit),
+            "can_edit": can_edit,
             "questions": answers.questions_for_buyer(procurement),
             "answer_form": AnswerForm(),
             "deadline_passed": bool(rfp and rfp.deadline and rfp.deadline < now),
@@ -68,8 +70,6 @@ def _page(request, procurement, form=None, status=200):
         },
         active="bids",
     )
-    response.status_code = status
-    return response
 
 
 @login_required
@@ -95,7 +95,7 @@ def rfp_invitations(request, pk):
                 _("Invitation sent to %(email)s.") % {"email": invitation.email},
             )
             return redirect("vendors:rfp-invitations", pk=pk)
-    return _page(request, procurement, form=form, status=400)
+    return _page(request, procurement, form=form)
 
 
 def _invitation_or_404(procurement, inv_pk) -> Invitation:
