@@ -144,6 +144,7 @@ def test_resend_mails_the_same_link_again(procurement, buyer, deadline):
             "expires_at",
         ),
         ({"vendor": 999999, "email": "a@b.example"}, "vendor"),
+        ({"vendor": 999999, "vendor_name": "X", "email": "a@b.example"}, "vendor"),
     ],
 )
 def test_the_api_answers_400_with_the_field_and_invites_nobody(
@@ -318,3 +319,20 @@ def test_blind_grading_hides_the_invited_vendors_from_roles_that_do_not_manage_t
     assert questions[0]["vendor"] is None and questions[0]["question"] == "Q?"
     # the buyer manages the vendors and is never blind
     assert "Zebracorp" in client_for(buyer).get(page, **EN).content.decode()
+
+
+def test_an_existing_vendor_and_a_new_name_at_once_is_refused(
+    api_for, client_for, procurement, buyer
+):
+    vendor = Vendor.objects.create(organisation=procurement.organisation, name="Q")
+    values = {"vendor": vendor.pk, "vendor_name": "Other", "email": "a@b.example"}
+    url = f"/api/v1/procurements/{procurement.pk}/rfp/invitations/"
+    response = api_for(buyer).post(url, values, format="json", **EN)
+    assert response.status_code == 400
+    assert response.json() == {
+        "vendor_name": ["Choose an existing vendor or type a new name, not both."]
+    }
+    page = reverse("vendors:rfp-invitations", args=[procurement.pk])
+    html = client_for(buyer).post(page, values, **EN).content.decode()
+    assert "Choose an existing vendor or type a new name, not both." in html
+    assert not Invitation.objects.exists() and not mail.outbox

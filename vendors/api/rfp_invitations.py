@@ -6,6 +6,7 @@ Under blind grading a role that does not manage vendors gets no vendor names her
 
 from __future__ import annotations
 
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
@@ -79,6 +80,17 @@ class InvitationInputSerializer(serializers.Serializer):
         if vendor is None:
             raise serializers.ValidationError(_("No such vendor."))
         return vendor
+
+    def validate(self, attrs):
+        if attrs.get("vendor") is not None and (attrs.get("vendor_name") or "").strip():
+            raise serializers.ValidationError(
+                {
+                    "vendor_name": [
+                        _("Choose an existing vendor or type a new name, not both.")
+                    ]
+                }
+            )
+        return attrs
 
 
 class QuestionSerializer(serializers.ModelSerializer):
@@ -274,12 +286,15 @@ class SubmissionListView(RfpScopedMixin, APIView):
                 status=status.HTTP_409_CONFLICT,
             )
         self.refuse_when_blind()
-        rows = Invitation.objects.filter(procurement=procurement).select_related(
-            "vendor"
+        newest_first = Submission.objects.order_by("-version")
+        rows = (
+            Invitation.objects.filter(procurement=procurement)
+            .select_related("vendor")
+            .prefetch_related(Prefetch("submissions", queryset=newest_first))
         )
         out = []
         for invitation in rows:
-            versions = list(invitation.submissions.order_by("-version"))
+            versions = list(invitation.submissions.all())
             invitation.versions = versions
             invitation.bid = versions[0].bid_id if versions else None
             out.append(invitation)
