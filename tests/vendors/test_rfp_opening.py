@@ -262,3 +262,20 @@ def test_a_vendor_with_a_keyed_bid_stops_the_opening_with_its_name(
     made["rfp"].refresh_from_db()
     assert made["rfp"].opened_at is None
     assert not Submission.objects.filter(bid__isnull=False).exists()
+
+
+def test_a_version_written_past_the_portal_stops_the_opening_by_name(
+    procurement, admin_user
+):
+    made = sealed_rfp(procurement)
+    latest = made["versions"][2]  # Quokka's only version
+    latest.line_items = [{"category": "network", "quantity": "-1", "unit_price": "1"}]
+    latest.save()
+    with pytest.raises(ServiceError) as refused:
+        opening.open_submissions(procurement, admin_user)
+    assert refused.value.message == (
+        "无法开启 Quokka Systems 的提交：其报价明细无法读取"
+    )
+    assert not Bid.objects.exists()
+    made["rfp"].refresh_from_db()
+    assert made["rfp"].opened_at is None

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from decimal import Decimal
 
 from django.core.files.base import ContentFile
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.text import get_valid_filename
 from django.utils.translation import gettext as _
@@ -165,17 +166,17 @@ def open_submissions(
 def _bid_from(invitation: Invitation, latest: Submission, user) -> Bid:
     """The bid of one vendor: the latest version's fields and line items, with the
     evidence (and the uploaded workbook) as its attachments."""
-    items = [
-        {
-            "category": item["category"],
-            "description": str(item.get("description", ""))[:DESCRIPTION_MAX_CHARS],
-            "quantity": item["quantity"],
-            "unit_price": item["unit_price"],
-            "recurring": bool(item.get("recurring", False)),
-        }
-        for item in latest.line_items
-    ]
     try:
+        items = [
+            {
+                "category": item["category"],
+                "description": str(item.get("description", ""))[:DESCRIPTION_MAX_CHARS],
+                "quantity": Decimal(str(item["quantity"])),
+                "unit_price": Decimal(str(item["unit_price"])),
+                "recurring": bool(item.get("recurring", False)),
+            }
+            for item in latest.line_items
+        ]
         bid = create_bid(
             procurement=invitation.procurement,
             vendor=invitation.vendor,
@@ -185,16 +186,24 @@ def _bid_from(invitation: Invitation, latest: Submission, user) -> Bid:
             proposal_text=latest.proposal_text,
         )
     except ServiceError as exc:
-        raise ServiceError(
-            _("Cannot open the submission of %(vendor)s: %(reason)s")
-            % {"vendor": invitation.vendor.name, "reason": exc.message}
-        ) from exc
+        raise _refusal(invitation, exc.message) from exc
+    except (KeyError, TypeError, ValueError, ArithmeticError, DatabaseError) as exc:
+        # The portal validates every version; a row written past it is refused here
+        # by name rather than opened half.
+        raise _refusal(invitation, _("its line items cannot be read")) from exc
     for evidence in invitation.evidence.filter(removed=False):
         _attach(bid, user, evidence.file, evidence.original_name, evidence.kind)
     if latest.workbook:
         name = latest.workbook_name or "bid.xlsx"
         _attach(bid, user, latest.workbook, name, "xlsx")
     return Bid.objects.get(pk=bid.pk)
+
+
+def _refusal(invitation: Invitation, reason: str) -> ServiceError:
+    return ServiceError(
+        _("Cannot open the submission of %(vendor)s: %(reason)s")
+        % {"vendor": invitation.vendor.name, "reason": reason}
+    )
 
 
 def _attach(bid: Bid, user, source, original_name: str, kind: str) -> BidAttachment:
