@@ -45,6 +45,11 @@ def test_no_page_shows_anything_of_a_sealed_submission(
         reverse("procurement-detail", args=[procurement.pk]),
         reverse("vendors:bids", args=[procurement.pk]),
         reverse("vendors:comparison", args=[procurement.pk]),
+        reverse("procurement-list"),
+        reverse("vendors:vendor-list"),
+        reverse(
+            "vendors:vendor-detail", args=[sealed["invitations"]["Zebracorp"].vendor_id]
+        ),
     ]
     for user in everyone:
         client = client_for(user)
