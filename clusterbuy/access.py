@@ -28,6 +28,8 @@ class Capability(StrEnum):
     # (procurement) or decides (manager) sets how bids are evaluated.
     CONFIGURE_EVALUATION = "configure_evaluation"
     MANAGE_TOKENS = "manage_tokens"
+    # Opening an RFP's sealed submissions (turning them into bids): administrators only.
+    OPEN_SUBMISSIONS = "open_submissions"
 
 
 ROLE_CAPABILITIES: dict[str, frozenset[Capability]] = {

@@ -2,7 +2,7 @@ from django.urls import include, path, re_path
 
 from clusterbuy.ids import IdRouter
 
-from .api import bids, checklists, comparison, evaluation, suppliers
+from .api import bids, checklists, comparison, evaluation, rfp_invitations, suppliers
 from .portal.api_urls import urlpatterns as portal_api_urlpatterns
 
 router = IdRouter()
@@ -20,6 +20,7 @@ case_detail = suppliers.CaseStudyViewSet.as_view(
     {"get": "retrieve", "put": "update", "patch": "partial_update", "delete": "destroy"}
 )
 P = "procurements/<int:procurement_pk>"
+RFP = f"{P}/rfp"
 
 urlpatterns = [
     path("", include(router.urls)),
@@ -72,5 +73,36 @@ urlpatterns = [
         comparison.DecisionMemoView.as_view(),
         name="api-decision-memo",
     ),
+    path(
+        f"{RFP}/invitations/",
+        rfp_invitations.InvitationListView.as_view(),
+        name="api-rfp-invitations",
+    ),
+    path(
+        f"{RFP}/invitations/<int:pk>/",
+        rfp_invitations.InvitationDetailView.as_view(),
+        name="api-rfp-invitation",
+    ),
+    path(
+        f"{RFP}/invitations/<int:pk>/resend/",
+        rfp_invitations.InvitationResendView.as_view(),
+        name="api-rfp-invitation-resend",
+    ),
+    path(
+        f"{RFP}/questions/",
+        rfp_invitations.QuestionListView.as_view(),
+        name="api-rfp-questions",
+    ),
+    path(
+        f"{RFP}/questions/<int:pk>/",
+        rfp_invitations.QuestionAnswerView.as_view(),
+        name="api-rfp-question",
+    ),
+    path(
+        f"{RFP}/submissions/",
+        rfp_invitations.SubmissionListView.as_view(),
+        name="api-rfp-submissions",
+    ),
+    path(f"{RFP}/open/", rfp_invitations.OpenView.as_view(), name="api-rfp-open"),
 ]
 urlpatterns += portal_api_urlpatterns

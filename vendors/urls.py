@@ -8,6 +8,7 @@ from .views import (
     comparison,
     evaluation,
     line_items,
+    rfp_invitations,
     suppliers,
 )
 
@@ -79,5 +80,26 @@ urlpatterns = [
         evaluation.decision_memo_pdf,
         name="decision-memo",
     ),
+]
+# The buyer's side of the RFP: invitations, answers to questions, the opening.
+R = f"{P}/rfp"
+urlpatterns += [
+    path(f"{R}/invitations/", rfp_invitations.rfp_invitations, name="rfp-invitations"),
+    path(
+        f"{R}/invitations/<int:inv_pk>/resend/",
+        rfp_invitations.invitation_resend,
+        name="rfp-invitation-resend",
+    ),
+    path(
+        f"{R}/invitations/<int:inv_pk>/revoke/",
+        rfp_invitations.invitation_revoke,
+        name="rfp-invitation-revoke",
+    ),
+    path(
+        f"{R}/questions/<int:q_pk>/",
+        rfp_invitations.question_answer,
+        name="rfp-questions",
+    ),
+    path(f"{R}/open/", rfp_invitations.rfp_open, name="rfp-open"),
 ]
 urlpatterns += portal_urlpatterns
