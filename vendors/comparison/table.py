@@ -57,6 +57,8 @@ class Row:
     #: How the workbook shows the row's figures: an Excel number format, or MONEY
     #: (the procurement's currency) or PERCENT (a figure in per cent, stored as a share).
     number_format: str = "General"
+    #: Which figure the row shows, for an export that picks rows (`summary`).
+    code: str = ""
 
 
 MONEY = "money"
@@ -67,6 +69,8 @@ PERCENT = "percent"
 class Group:
     label: str
     rows: list[Row]
+    #: Which group it is (`GROUP_CODES`), for an export that prints only some.
+    code: str = ""
 
 
 def _fmt_money(value: Decimal | None) -> str:
@@ -176,25 +180,28 @@ def _price_group(comparison: Comparison) -> Group:
             )
             for h in c.hidden_costs
         ]
+    quoted_row = _numeric_row(
+        _("Quoted price"),
+        quoted,
+        higher=False,
+        fmt=_fmt_money,
+        invalid=_flags(cols, "quoted_total"),
+    )
+    tco_row = _numeric_row(
+        _("Normalised TCO"),
+        tco,
+        higher=False,
+        fmt=_fmt_money,
+        invalid=_flags(cols, "normalized_tco"),
+    )
+    quoted_row.code, tco_row.code = "quoted_total", "normalized_tco"
     rows = [
-        _numeric_row(
-            _("Quoted price"),
-            quoted,
-            higher=False,
-            fmt=_fmt_money,
-            invalid=_flags(cols, "quoted_total"),
-        ),
-        _numeric_row(
-            _("Normalised TCO"),
-            tco,
-            higher=False,
-            fmt=_fmt_money,
-            invalid=_flags(cols, "normalized_tco"),
-        ),
+        quoted_row,
+        tco_row,
         hidden_row,
         _breakdown_row(cols),
     ]
-    return Group(_("Price"), rows)
+    return Group(_("Price"), rows, "price")
 
 
 def _breakdown_row(cols: list[Column]) -> Row:
@@ -257,7 +264,7 @@ def _compliance_group(cols: list[Column], lang: str) -> Group:
     ]
     passed = [sum(1 for i in c.compliance if i.status == "pass") for c in cols]
     rows.append(_numeric_row(_("Items passed"), passed, higher=True))
-    return Group(_("Compliance with the sizing plan"), rows)
+    return Group(_("Compliance with the sizing plan"), rows, "compliance")
 
 
 def _delivered_group(cols: list[Column]) -> Group:
@@ -277,7 +284,7 @@ def _delivered_group(cols: list[Column]) -> Group:
         for cell, lines in zip(row.cells, spec.details, strict=False):
             cell.detail = [Detail(line) for line in lines]
         rows.append(row)
-    return Group(_("Delivered capability (sizing engine)"), rows)
+    return Group(_("Delivered capability (sizing engine)"), rows, "delivered")
 
 
 def _figure_row(label: str, cols: list[Column], figure: str, **options) -> Row:
@@ -334,7 +341,7 @@ def _service_group(cols: list[Column]) -> Group:
             invalid=_flags(cols, "warranty_years"),
         ),
     ]
-    return Group(_("Service level"), rows)
+    return Group(_("Service level"), rows, "service")
 
 
 def _monitoring_group(cols: list[Column]) -> Group:
@@ -360,7 +367,7 @@ def _monitoring_group(cols: list[Column]) -> Group:
             for b in bids
         ],
     )
-    return Group(_("Monitoring"), [monitoring, alerts])
+    return Group(_("Monitoring"), [monitoring, alerts], "monitoring")
 
 
 def _evidence_group(cols: list[Column]) -> Group:
@@ -374,18 +381,19 @@ def _evidence_group(cols: list[Column]) -> Group:
             ("references", _("References contacted")),
         )
     ]
-    return Group(_("Case-study evidence"), rows)
+    return Group(_("Case-study evidence"), rows, "evidence")
 
 
 def _pitfall_group(cols: list[Column], lang: str) -> Group:
     pitfalls = _numeric_row(
         _("Pitfall flags"), [len(c.pitfalls) for c in cols], higher=False
     )
+    pitfalls.code = "pitfall_flags"
     for cell, c in zip(pitfalls.cells, cols, strict=True):
         cell.detail = [
             Detail(p.reason(lang), badge=pitfall_label(p.code)) for p in c.pitfalls
         ]
-    return Group(_("Pitfalls"), [pitfalls])
+    return Group(_("Pitfalls"), [pitfalls], "pitfalls")
 
 
 def _spec_claims_group(cols: list[Column]) -> Group:
@@ -403,7 +411,7 @@ def _spec_claims_group(cols: list[Column]) -> Group:
             "hover a claim for its source."
         ),
     )
-    return Group(_("Spec claims checked against datasheets"), [row])
+    return Group(_("Spec claims checked against datasheets"), [row], "spec_claims")
 
 
 def _section_row(section: SectionInfo, cols: list[Column]) -> Row:
@@ -470,11 +478,12 @@ def _result_group(cols: list[Column], comparison: Comparison) -> Group:
         number_format="0.0",
     )
     rank = _numeric_row(_("Rank"), [c.rank for c in cols], higher=False)
+    total.code, rank.code = "weighted_total", "rank"
     for cell, c in zip(rank.cells, cols, strict=True):
         if c.excluded:
             cell.text = _("excluded (below technical threshold)")
             cell.css, cell.value = "worst", None
-    return Group(_("Result"), [_scored_row(comparison), total, rank])
+    return Group(_("Result"), [_scored_row(comparison), total, rank], "result")
 
 
 def comparison_groups(comparison: Comparison) -> list[Group]:
@@ -491,6 +500,6 @@ def comparison_groups(comparison: Comparison) -> list[Group]:
         _evidence_group(cols),
         _pitfall_group(cols, lang),
         _spec_claims_group(cols),
-        Group(_("Checklist scores (0–5)"), scores),
+        Group(_("Checklist scores (0–5)"), scores, "scores"),
         _result_group(cols, comparison),
     ]
