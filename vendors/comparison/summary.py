@@ -13,10 +13,11 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from .cells import Cell, Group, Row
 from .delivered_rows import compute_share
 from .labels import status_label
 from .result import Column, Comparison
-from .table import Cell, Group, Row, _numeric_row
+from .table import _numeric_row
 
 #: The table rows the summary takes, in its column order after rank and bid.
 SUMMARY_ROW_CODES = (

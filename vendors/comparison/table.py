@@ -3,7 +3,6 @@ columns, rows in groups, the best and worst value of a row marked."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -11,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from ..models import MONITORING_ITEMS, SUPPORT_CHANNELS
 from . import prescores
+from .cells import MONEY, PERCENT, Cell, Detail, Group, Row
 from .claims import claims_cell
 from .delivered_rows import delivered_row_specs
 from .labels import (
@@ -24,53 +24,7 @@ from .labels import (
 )
 from .result import Column, Comparison, SectionInfo, offered_figure
 
-
-@dataclass
-class Detail:
-    """One line under a cell's value: an optional code badge, the text, a tooltip."""
-
-    text: str
-    badge: str = ""
-    title: str = ""
-
-    def __str__(self) -> str:
-        return f"{self.badge}: {self.text}" if self.badge else self.text
-
-
-@dataclass
-class Cell:
-    text: str
-    css: str = ""
-    detail: list[Detail] = field(default_factory=list)
-    #: The figure behind ``text`` (None for text cells), a number in the workbook.
-    value: Any = None
-    number_format: str = ""  # the cell's own, instead of its row's
-
-
-@dataclass
-class Row:
-    label: str
-    cells: list[Cell]
-    help: str = ""
-    #: The page shows each cell's detail folded (a <details> element).
-    expandable: bool = False
-    #: How the workbook shows the row's figures: an Excel number format, or MONEY
-    #: (the procurement's currency) or PERCENT (a figure in per cent, stored as a share).
-    number_format: str = "General"
-    #: Which figure the row shows, for an export that picks rows (`summary`).
-    code: str = ""
-
-
-MONEY = "money"
-PERCENT = "percent"
-
-
-@dataclass
-class Group:
-    label: str
-    rows: list[Row]
-    #: Which group it is (`GROUP_CODES`), for an export that prints only some.
-    code: str = ""
+__all__ = ["MONEY", "PERCENT", "Cell", "Detail", "Group", "Row", "comparison_groups"]
 
 
 def _fmt_money(value: Decimal | None) -> str:
@@ -180,27 +134,25 @@ def _price_group(comparison: Comparison) -> Group:
             )
             for h in c.hidden_costs
         ]
-    quoted_row = _numeric_row(
-        _("Quoted price"),
-        quoted,
-        higher=False,
-        fmt=_fmt_money,
-        invalid=_flags(cols, "quoted_total"),
-    )
-    tco_row = _numeric_row(
-        _("Normalised TCO"),
-        tco,
-        higher=False,
-        fmt=_fmt_money,
-        invalid=_flags(cols, "normalized_tco"),
-    )
-    quoted_row.code, tco_row.code = "quoted_total", "normalized_tco"
     rows = [
-        quoted_row,
-        tco_row,
+        _numeric_row(
+            _("Quoted price"),
+            quoted,
+            higher=False,
+            fmt=_fmt_money,
+            invalid=_flags(cols, "quoted_total"),
+        ),
+        _numeric_row(
+            _("Normalised TCO"),
+            tco,
+            higher=False,
+            fmt=_fmt_money,
+            invalid=_flags(cols, "normalized_tco"),
+        ),
         hidden_row,
         _breakdown_row(cols),
     ]
+    rows[0].code, rows[1].code = "quoted_total", "normalized_tco"
     return Group(_("Price"), rows, "price")
 
 
