@@ -2,8 +2,10 @@
 
 Builds a throw-away PostgreSQL database (``bench_clusterbuy``, dropped and recreated),
 migrates, loads the catalogue and the demo, fills the demo procurement up to 50 scored
-bids (`comparison_bids`), makes an API token, serves it with gunicorn on a free port and runs ``benchmarks/locustfile.py``
-headless (50 users, 10 started a second) for BENCH_LOAD_SECONDS (default 60). Reports
+bids (`comparison_bids`), makes an API token, serves it with gunicorn on a free port
+and runs ``benchmarks/locustfile.py`` headless (BENCH_LOAD_USERS users, default 50,
+BENCH_LOAD_SPAWN_RATE started a second, default 10) for BENCH_LOAD_SECONDS (default
+60); a smoke run of the harness: BENCH_LOAD_USERS=3 BENCH_LOAD_SECONDS=8. Reports
 requests/s, p50/p95/p99 and errors for each request kind, parsed from locust's CSV.
 Targets: no errors; p95 < 300 ms for the comparison page of 50 bids (served from the
 Redis cache the workers share, CACHE_URL), < 100 ms for the estimates.
@@ -35,7 +37,8 @@ ADMIN_URL = os.environ.get(
 )
 # BENCH_LOAD_DB: another name when two load benches share one PostgreSQL server.
 DB_NAME = os.environ.get("BENCH_LOAD_DB", "bench_clusterbuy")
-USERS, SPAWN_RATE = 50, 10
+USERS = int(os.environ.get("BENCH_LOAD_USERS", "50"))
+SPAWN_RATE = int(os.environ.get("BENCH_LOAD_SPAWN_RATE", "10"))
 TARGETS_P95_MS = {
     "comparison page (50 bids)": 300,
     "POST sizing/estimate": 100,

@@ -28,7 +28,7 @@ django.setup()
 
 from bench_tco import SCENARIO  # noqa: E402
 from django.core.cache import cache  # noqa: E402
-from floors import ROWS_PER_PAGE, pdf_floor_html, timed  # noqa: E402
+from floors import floor_html, page_count, timed  # noqa: E402
 
 from clusterbuy.models import Organisation, Procurement  # noqa: E402
 from tco import report  # noqa: E402
@@ -47,26 +47,6 @@ def _run(lang: str) -> TcoRun:
         procurement=procurement, name="基线 Baseline", inputs=SCENARIO
     )
     return TcoRun(pk=1, scenario=scenario, inputs=SCENARIO, lang=lang)
-
-
-def page_count(html: str) -> int:
-    from weasyprint import HTML
-
-    document = HTML(string=html, base_url=str(report.FONT_DIR))
-    return len(document.render(font_config=report._font_configuration()).pages)
-
-
-def floor_html(pages: int) -> str:
-    """The plain table of ``pages`` full pages (rows per page checked on one page)."""
-    font_dir = report.FONT_DIR.as_uri()
-    rows = ROWS_PER_PAGE
-    while page_count(pdf_floor_html(1, font_dir, rows + 1)) == 1:
-        rows += 1
-    while rows > 1 and page_count(pdf_floor_html(1, font_dir, rows)) > 1:
-        rows -= 1
-    html = pdf_floor_html(pages, font_dir, rows)
-    assert page_count(html) == pages, "the floor must have the report's page count"
-    return html
 
 
 def _measure(lang: str, analysis: dict) -> list[tuple[str, float, str]]:

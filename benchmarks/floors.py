@@ -7,6 +7,8 @@
 - ``numpy_monte_carlo_floor``: the array work of a 10,000-draw Monte Carlo written as
   straight numpy: triangular draws of 11 parameters, a (draws x months) opex matrix,
   its cumulative sum, break-even against three cloud options, percentiles, histogram.
+- ``page_count`` / ``floor_html``: the pages of an HTML document as the app renders
+  it, and the plain table of exactly that many pages (rows per page checked).
 - ``timed`` / ``best_of``: wall and CPU time of one call / best wall and best CPU time (time.process_time) of a few calls; the CPU
   figure is what a busy machine inflates least.
 """
@@ -67,6 +69,31 @@ def pdf_floor_html(
         "td.num, th.num { text-align: right; }"
         f"</style></head><body>{''.join(page_parts)}</body></html>"
     )
+
+
+def page_count(html: str) -> int:
+    """Pages of ``html`` rendered as the app renders its PDFs (``tco.report``)."""
+    from weasyprint import HTML
+
+    from tco import report
+
+    document = HTML(string=html, base_url=str(report.FONT_DIR))
+    return len(document.render(font_config=report._font_configuration()).pages)
+
+
+def floor_html(pages: int) -> str:
+    """The plain table of ``pages`` full pages (rows per page checked on one page)."""
+    from tco import report
+
+    font_dir = report.FONT_DIR.as_uri()
+    rows = ROWS_PER_PAGE
+    while page_count(pdf_floor_html(1, font_dir, rows + 1)) == 1:
+        rows += 1
+    while rows > 1 and page_count(pdf_floor_html(1, font_dir, rows)) > 1:
+        rows -= 1
+    html = pdf_floor_html(pages, font_dir, rows)
+    assert page_count(html) == pages, "the floor must have the report's page count"
+    return html
 
 
 def _triangular(u: np.ndarray, low: float, mode: float, high: float) -> np.ndarray:

@@ -7,9 +7,11 @@
 - ``thread``: the embedded default when no broker is configured (``make run``). A
   small pool of threads of the web process runs the task after the request has
   answered, so the page shows the progress bar and polls, as with a worker. The task
-  runs as Celery runs it in a worker: its retries (at once, not after a countdown),
-  its errors logged as a failed task, the run's own failure stored by its service.
-  Each task closes the thread's database connections when it ends.
+  runs as Celery runs it in a worker: its retries after the countdown its retry
+  policy gives (``retry_backoff``: exponential, as a worker waits; the pool thread
+  sleeps it, see ``run_in_thread``), its errors logged as a failed task, the
+  run's own failure stored by its service. Each task closes the thread's database
+  connections when it ends.
 - ``eager``: inside the caller, before it returns (tests without a broker).
 
 Time limits need a worker process: a thread cannot be stopped, so under ``thread``
@@ -21,11 +23,16 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import datetime
 
+from celery import states
+from celery.signals import task_retry
 from django.conf import settings
 from django.db import connections
+from django.utils import timezone
 
 from .celery import app
 
@@ -35,6 +42,10 @@ _pool_lock = threading.Lock()
 _pool: dict[str, ThreadPoolExecutor] = {}
 _pool_pid: dict[str, int] = {}
 _beat: dict[str, object] = {}
+# Whether this thread runs a task for the thread runner (`run_in_thread`).
+_in_pool = threading.local()
+#: How a pool thread waits a retry's countdown (tests replace it: no real sleeping).
+retry_sleep: Callable[[float], object] = time.sleep
 
 
 def runner() -> str:
@@ -66,14 +77,31 @@ def enqueue(
     return None
 
 
-def run_in_thread(task_name: str, args: tuple) -> bool:
+def run_in_thread(
+    task_name: str, args: tuple, *, sleep: Callable[[float], object] | None = None
+) -> bool:
     """The body of one task in a pool thread: True when it succeeded.
 
-    An error that escapes the task (after its retries) is logged as a worker logs a
-    failed task, and the thread goes on with the next task.
+    Each attempt is one ``Task.apply``; a retry the task asks for (its
+    ``autoretry_for`` and ``retry_backoff`` policy, as in tco.tasks) comes back here
+    (``_hand_retry_to_the_runner``), and the thread waits its countdown with
+    ``sleep`` (``retry_sleep`` unless given) before the next attempt, the way a
+    worker schedules it; past the policy's ``max_retries`` the task fails. An error
+    that escapes the task is logged as a worker logs a failed task, and the thread
+    goes on with the next task. The thread is busy while it waits (the policy's few
+    waits: 5 s, 10 s, 20 s for a TCO run, jittered).
     """
+    wait = sleep or retry_sleep
+    task = app.tasks[task_name]
+    _in_pool.active = True
     try:
-        result = app.tasks[task_name].apply(args=list(args), throw=False)
+        retries = 0
+        while True:
+            result = task.apply(args=list(args), retries=retries, throw=False)
+            if result.state != states.RETRY:
+                break
+            wait(_countdown_s(result.result))
+            retries += 1
         if result.failed():
             logger.error(
                 "Task %s%r failed: %r\n%s",
@@ -88,7 +116,29 @@ def run_in_thread(task_name: str, args: tuple) -> bool:
         logger.exception("Task %s%r failed", task_name, args)
         return False
     finally:
+        _in_pool.active = False
         connections.close_all()
+
+
+def _countdown_s(retry) -> float:
+    """Seconds until the retry is due: its countdown, or the time to its ETA."""
+    when = getattr(retry, "when", None)
+    if isinstance(when, datetime):
+        return max((when - timezone.now()).total_seconds(), 0.0)
+    return max(float(when or 0), 0.0)
+
+
+@task_retry.connect
+def _hand_retry_to_the_runner(sender=None, reason=None, **_signal) -> None:
+    """In a pool thread, let ``Task.apply`` return the retry instead of running it.
+
+    An in-process ``apply`` runs a retry at once, nested inside itself (and raises
+    the next attempt's retry, as eager tasks propagate errors). Without its signature
+    the retry ends the attempt as state RETRY with the countdown the task's policy
+    computed (``reason.when``); `run_in_thread` waits it and applies again.
+    """
+    if getattr(_in_pool, "active", False) and reason is not None:
+        reason.sig = None
 
 
 def _executor() -> ThreadPoolExecutor:

@@ -14,6 +14,7 @@ import math
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import generics, serializers, status
@@ -25,6 +26,7 @@ from clusterbuy.access import Capability, access_procurement, require
 from clusterbuy.errors import error_message
 from clusterbuy.parsers import BoundedJSONParser
 from clusterbuy.permissions import IsMember
+from clusterbuy.services import ConflictError
 
 from . import services, sources
 from .engine import CAPEX_CATEGORIES, INPUT_TABLE, InputSpec, TcoInputError
@@ -251,16 +253,19 @@ class EstimateView(APIView):
         return Response(services.estimate(inputs=data.validated_data))
 
 
+def _visible_runs(user):
+    """The runs of the user's organisation, less those priced from sealed bids."""
+    runs = TcoRun.objects.for_user(user).with_related()
+    return sources.without_sealed_bids(runs, user=user, prefix="scenario__")
+
+
 class RunListCreateView(generics.ListAPIView):
     permission_classes = [IsMember]
     parser_classes = [LenientJSONParser]
     serializer_class = RunSerializer
 
     def get_queryset(self):
-        runs = TcoRun.objects.for_user(self.request.user).with_related()
-        return sources.without_sealed_bids(
-            runs, user=self.request.user, prefix="scenario__"
-        )
+        return _visible_runs(self.request.user)
 
     @extend_schema(
         request=RunInputSerializer,
@@ -307,10 +312,42 @@ class RunDetailView(generics.RetrieveAPIView):
     serializer_class = RunSerializer
 
     def get_queryset(self):
-        runs = TcoRun.objects.for_user(self.request.user).with_related()
-        return sources.without_sealed_bids(
-            runs, user=self.request.user, prefix="scenario__"
+        return _visible_runs(self.request.user)
+
+
+class RunCancelView(APIView):
+    permission_classes = [IsMember]
+
+    def get_queryset(self):
+        return _visible_runs(self.request.user)
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: RunSerializer,
+            403: OpenApiResponse(description="role may not run TCO analyses"),
+            404: OpenApiResponse(description="no such run in your organisation"),
+            409: OpenApiResponse(
+                description='the run had already finished: {"detail": message, '
+                '"status": "succeeded" or "failed"}; nothing changed'
+            ),
+        },
+    )
+    def post(self, request, pk):
+        """Cancel a queued or running run, as the run page's Cancel button does: it
+        ends failed, "Cancelled by" its canceller; the worker stops at its next
+        progress step. 409 when it had already finished (succeeded or failed)."""
+        run = get_object_or_404(self.get_queryset(), pk=pk)
+        access_procurement(
+            request.user, run.scenario.procurement_id, Capability.RUN_TCO
         )
+        if not services.cancel_tco_run(run=run, user=request.user):
+            run.refresh_from_db(fields=["status"])
+            raise ConflictError(
+                _("The run had already finished."), details={"status": run.status}
+            )
+        run.refresh_from_db()
+        return Response(RunSerializer(run).data)
 
 
 class PdfRenderer(BaseRenderer):

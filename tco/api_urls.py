@@ -7,6 +7,11 @@ urlpatterns = [
     path("tco/runs/", api.RunListCreateView.as_view(), name="tco-api-runs"),
     path("tco/runs/<int:pk>/", api.RunDetailView.as_view(), name="tco-api-run-detail"),
     path(
+        "tco/runs/<int:pk>/cancel/",
+        api.RunCancelView.as_view(),
+        name="tco-api-run-cancel",
+    ),
+    path(
         "tco/runs/<int:pk>/report.pdf",
         api.RunReportView.as_view(),
         name="tco-api-run-report",

@@ -27,6 +27,12 @@ SWEEP_SCHEDULE_NAME = "tco-sweep-stuck-runs"
 #: holder finishes or falls silent within the task's time limit (300 s) and each
 #: wait lasts until its claim could be stale (up to 31 s): about ten waits at most.
 BUSY_RECHECKS_MAX = 20
+#: The retry policy of a run after an infrastructure error: exponential backoff from
+#: RETRY_BACKOFF_S (5 s, 10 s, 20 s ...), at most RETRY_BACKOFF_MAX_S, full jitter, at
+#: most `claims.MAX_ATTEMPTS` retries. A worker schedules each retry after it; the
+#: thread runner sleeps it (clusterbuy.task_runner.run_in_thread).
+RETRY_BACKOFF_S = 5
+RETRY_BACKOFF_MAX_S = 120
 
 
 @shared_task(
@@ -35,8 +41,8 @@ BUSY_RECHECKS_MAX = 20
     acks_late=True,
     reject_on_worker_lost=True,
     autoretry_for=(services.TransientRunError, DatabaseError, OSError),
-    retry_backoff=5,
-    retry_backoff_max=120,
+    retry_backoff=RETRY_BACKOFF_S,
+    retry_backoff_max=RETRY_BACKOFF_MAX_S,
     retry_jitter=True,
     max_retries=claims.MAX_ATTEMPTS,
     soft_time_limit=services.TASK_SOFT_TIME_LIMIT_S,

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from openpyxl.utils import get_column_letter
 
 from .comparison import Comparison, comparison_groups, radar_svg
+from .comparison.summary import ranking_summary
 from .comparison.table import MONEY, PERCENT
 from .importing import escape_cell
 
@@ -188,10 +189,15 @@ def font_url() -> str:
     return f"file://{path}" if path else ""
 
 
-#: Bids per table of the PDF (A4 landscape); a larger comparison is printed as several
-#: tables of as many bids and without the notes under each figure, which would make
-#: it dozens of pages (and seconds of rendering per page) at 50 bids.
+#: Up to this many bids the PDF prints the whole table, tables of this many bids with
+#: the notes under each figure. A larger comparison would make that dozens of pages of
+#: thousands of cells (WeasyPrint's time goes with the cells: about 1 ms each), so its
+#: PDF is the ranking summary (`comparison.summary`) and the criterion matrix (the
+#: checklist scores, `PDF_MATRIX_GROUPS`) in tables of `PDF_MATRIX_BIDS_PER_TABLE`
+#: bids; every other figure is in the XLSX export, which the PDF says.
 PDF_BIDS_PER_TABLE = 10
+PDF_MATRIX_BIDS_PER_TABLE = 20
+PDF_MATRIX_GROUPS = ("scores",)
 
 
 def _blocks(result: Comparison, groups: list, per_table: int) -> list[dict]:
@@ -222,21 +228,30 @@ def comparison_pdf(
 ) -> bytes:
     """``groups`` and ``radar``: those of ``result`` when the caller has them (the
     cached page context), else drawn here."""
-    from weasyprint import HTML
+    from tco.report import render_pdf
 
     groups = comparison_groups(result) if groups is None else groups
+    details = len(result.columns) <= PDF_BIDS_PER_TABLE
+    if details:
+        blocks = _blocks(result, groups, PDF_BIDS_PER_TABLE)
+        summary = None
+    else:
+        matrix = [g for g in groups if g.code in PDF_MATRIX_GROUPS]
+        blocks = _blocks(result, matrix, PDF_MATRIX_BIDS_PER_TABLE)
+        summary = ranking_summary(result, groups)
     html = render_to_string(
         "vendors/comparison_pdf.html",
         {
             "result": result,
             "groups": groups,
-            "blocks": _blocks(result, groups, PDF_BIDS_PER_TABLE),
-            "details": len(result.columns) <= PDF_BIDS_PER_TABLE,
+            "blocks": blocks,
+            "summary": summary,
+            "details": details,
             "per_table": PDF_BIDS_PER_TABLE,
-            "radar": radar_svg(result) if radar is None else radar,
+            "radar": (radar_svg(result) if radar is None else radar) if details else "",
             "font_url": font_url(),
             "exported_at": timezone.localtime(),
         },
         request=request,
     )
-    return HTML(string=html, base_url="/").write_pdf()
+    return render_pdf(html)

@@ -16,6 +16,7 @@ from django.db import connection
 
 from clusterbuy import task_runner
 from clusterbuy.models import TaskPing
+from tco import claims, tasks
 from tests.conftest import ROOT
 
 _gate = threading.Event()
@@ -40,6 +41,35 @@ def broken(token: str) -> None:
 def connection_state() -> None:
     """What a pool thread's connection is when a task starts on it."""
     _seen["open_at_start"] = connection.connection is not None
+
+
+_attempts: dict[str, int] = {}
+
+
+@shared_task(
+    bind=True,
+    name="tests.task_runner.flaky",
+    autoretry_for=(ConnectionError,),
+    # The TCO run's retry policy (tco.tasks.run_tco), without its jitter.
+    retry_backoff=tasks.RETRY_BACKOFF_S,
+    retry_backoff_max=tasks.RETRY_BACKOFF_MAX_S,
+    retry_jitter=False,
+    max_retries=claims.MAX_ATTEMPTS,
+)
+def flaky(self, token: str, failures: int) -> None:
+    """Fails its first ``failures`` attempts, then writes a ping."""
+    _attempts[token] = _attempts.get(token, 0) + 1
+    if _attempts[token] <= failures:
+        raise ConnectionError(f"attempt {_attempts[token]} of {token}")
+    TaskPing.objects.create(token=token)
+
+
+@pytest.fixture
+def waits(monkeypatch) -> list[float]:
+    """The retry countdowns the runner waited, instead of sleeping them."""
+    waited: list[float] = []
+    monkeypatch.setattr(task_runner, "retry_sleep", waited.append)
+    return waited
 
 
 @pytest.fixture
@@ -160,3 +190,48 @@ def test_the_settings_choose_the_runner_from_the_broker_and_the_test_switch():
         "django.core.exceptions.ImproperlyConfigured: "
         "CLUSTERBUY_TASK_RUNNER=celery needs CELERY_BROKER_URL."
     )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_thread_runner_waits_the_exponential_backoff_before_each_retry(
+    thread_runner, waits
+):
+    token = uuid.uuid4().hex
+
+    future = task_runner.enqueue("tests.task_runner.flaky", args=[token, 2])
+
+    assert future.result(timeout=10) is True
+    assert _attempts[token] == 3
+    # 5 s, then 10 s: RETRY_BACKOFF_S x 2^retries, as a worker schedules them
+    assert waits == [5.0, 10.0]
+    assert TaskPing.objects.filter(token=token).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_thread_runner_gives_up_after_the_policys_retries(
+    thread_runner, waits, caplog
+):
+    token = uuid.uuid4().hex
+
+    with caplog.at_level(logging.ERROR, logger="clusterbuy.task_runner"):
+        future = task_runner.enqueue("tests.task_runner.flaky", args=[token, 99])
+        assert future.result(timeout=10) is False
+
+    assert _attempts[token] == claims.MAX_ATTEMPTS + 1  # the first run and 3 retries
+    assert waits == [5.0, 10.0, 20.0]
+    assert not TaskPing.objects.filter(token=token).exists()
+    (record,) = [r for r in caplog.records if r.name == "clusterbuy.task_runner"]
+    assert f"ConnectionError('attempt 4 of {token}')" in record.getMessage()
+
+
+def test_a_retry_due_at_an_eta_waits_until_then():
+    from datetime import timedelta
+
+    from celery.exceptions import Retry
+    from django.utils import timezone
+
+    eta = timezone.now() + timedelta(seconds=30)
+
+    assert 29 <= task_runner._countdown_s(Retry(when=eta)) <= 30
+    assert task_runner._countdown_s(Retry(when=12)) == 12.0
+    assert task_runner._countdown_s(Retry(when=timezone.now())) == 0.0

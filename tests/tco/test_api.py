@@ -233,3 +233,64 @@ def test_scenarios_can_be_listed_and_created(
 def test_run_state_is_consistent(finished_run):
     assert finished_run.status == RunStatus.SUCCEEDED
     assert math.isclose(finished_run.result["result"]["total_cost"], 1_595_180)
+
+
+def _queued_run(scenario, user):
+    from tco import services
+
+    return services.request_tco_run(scenario=scenario, user=user, enqueue=False)
+
+
+def test_cancelling_a_queued_run_through_the_api_ends_it_as_the_page_does(
+    api_for, buyer, scenario, it_lead
+):
+    run = _queued_run(scenario, it_lead)
+
+    response = api_for(buyer).post(f"{RUNS}{run.pk}/cancel/", HTTP_ACCEPT_LANGUAGE="en")
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["id"] == run.pk and body["status"] == "failed"
+    assert body["error_message"] == "Cancelled by paula-buyer."
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED
+    assert run.error_message == "Cancelled by paula-buyer."
+    assert run.finished_at is not None
+
+
+def test_cancelling_a_finished_run_is_409_and_keeps_its_result(
+    api_for, buyer, finished_run
+):
+    response = api_for(buyer).post(
+        f"{RUNS}{finished_run.pk}/cancel/", HTTP_ACCEPT_LANGUAGE="en"
+    )
+
+    assert response.status_code == 409
+    assert response.json() == {
+        "detail": "The run had already finished.",
+        "status": "succeeded",
+    }
+    finished_run.refresh_from_db()
+    assert finished_run.status == RunStatus.SUCCEEDED
+    assert finished_run.error_message == ""
+    assert finished_run.result["result"]["total_cost"] == 1_595_180
+
+
+def test_a_viewer_and_an_outsider_cannot_cancel_a_run(
+    api_for, viewer, outsider, scenario, it_lead
+):
+    run = _queued_run(scenario, it_lead)
+
+    assert api_for(viewer).post(f"{RUNS}{run.pk}/cancel/").status_code == 403
+    assert api_for(outsider).post(f"{RUNS}{run.pk}/cancel/").status_code == 404
+    run.refresh_from_db()
+    assert run.status == RunStatus.QUEUED and run.finished_at is None
+
+
+def test_the_cancel_endpoint_is_in_the_openapi_schema(api_for, buyer):
+    schema = api_for(buyer).get("/api/v1/schema/", {"format": "json"}).json()
+
+    post = schema["paths"]["/api/v1/tco/runs/{id}/cancel/"]["post"]
+    assert {"200", "403", "404", "409"} <= set(post["responses"])
+    assert "already finished" in post["responses"]["409"]["description"]
+    assert "Cancel a queued or running run" in post["description"]

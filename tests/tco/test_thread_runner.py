@@ -144,18 +144,28 @@ def test_an_error_in_the_analysis_fails_the_run_with_its_message(
 
 
 def test_a_transient_database_error_puts_the_run_back_and_the_retry_finishes_it(
-    gate, pdfs, procurement, scenario, it_lead, client_for
+    gate, pdfs, procurement, scenario, it_lead, client_for, monkeypatch
 ):
-    gate.fail_first = [OperationalError("server closed the connection")]
+    from tco import tasks
+
+    waits: list[float] = []
+    monkeypatch.setattr(task_runner, "retry_sleep", waits.append)
+    # Twice: before the runner drove the retries, the second one escaped the
+    # in-process apply and the run was left queued for the sweep.
+    gate.fail_first = [OperationalError("server closed the connection")] * 2
 
     run, _elapsed = _start(client_for(it_lead), procurement, scenario)
     gate.opened.set()
     done = _finished(run)
 
-    assert gate.calls == 2  # the task's autoretry, as in a worker
+    assert gate.calls == 3  # the task's autoretry, as in a worker
+    # each retry after its countdown: full jitter up to 5 s, then up to 10 s
+    assert len(waits) == 2
+    assert 0 <= waits[0] <= tasks.RETRY_BACKOFF_S
+    assert 0 <= waits[1] <= 2 * tasks.RETRY_BACKOFF_S
     assert (done.status, done.attempts, done.error_message) == (
         RunStatus.SUCCEEDED,
-        2,
+        3,
         "",
     )
     assert pdfs == [run.pk]

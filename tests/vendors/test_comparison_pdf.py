@@ -54,3 +54,41 @@ def test_the_pdf_states_currency_and_date_and_ends_on_a_full_page(demo, language
     assert 2 <= len(pages) <= 7
     assert [n for n in map(_lines, pages) if n < MIN_LINES_PER_PAGE] == []
     assert _lines(pages[-1]) >= MIN_LINES_PER_PAGE
+
+
+def test_the_ranking_summary_lists_each_bid_in_rank_order_with_its_figures(demo):
+    from vendors.comparison.summary import ranking_summary
+
+    procurement, buyer = demo
+    with translation.override("en"):
+        result = comparison.build_comparison(procurement=procurement, user=buyer)
+        summary = ranking_summary(result, comparison.comparison_groups(result))
+    assert [c.label for c in summary.columns] == [
+        "Rank",
+        "Bid",
+        "Weighted total (0–100)",
+        "Quoted price",
+        "Normalised TCO",
+        "Compute vs plan",
+        "Compliance with the sizing plan",
+        "Pitfall flags",
+    ]
+    ranked = sorted(
+        result.columns, key=lambda c: (c.rank is None, c.rank or 0, c.bid.pk)
+    )
+    assert [line[1].text for line in summary.lines] == [c.label for c in ranked]
+    for line, column in zip(summary.lines, ranked, strict=True):
+        texts = [cell.text for cell in line]
+        assert texts[3] == f"{column.quoted_total:,.0f}"
+        assert texts[4] == f"{column.normalized_tco:,.0f}"
+        delivered = column.delivered
+        share = delivered["compute_pflops"] / delivered["plan"]["compute_pflops"]
+        assert texts[5] == f"{share:.0%}"
+        statuses = {str(i.status) for i in column.compliance}
+        worst = next(s for s in ("fail", "warn", "pass") if s in statuses)
+        passed = sum(1 for i in column.compliance if i.status == "pass")
+        with translation.override("en"):
+            label = comparison.status_label(worst)
+        assert texts[6] == f"{label} ({passed}/{len(column.compliance)})"
+        assert line[6].css == f"status-{worst}"
+        assert texts[7] == str(len(column.pitfalls))

@@ -268,7 +268,7 @@ def _pdf_text(result) -> str:
     return "\n".join(page.extract_text() for page in reader.pages)
 
 
-def test_the_pdf_prints_tables_of_ten_bids_and_notes_only_up_to_ten(
+def test_the_pdf_prints_the_whole_table_up_to_ten_bids_then_a_ranking_summary(
     org, procurement, buyer, it_lead
 ):
     from django.utils import translation
@@ -283,11 +283,45 @@ def test_the_pdf_prints_tables_of_ten_bids_and_notes_only_up_to_ten(
     with translation.override("en"):
         note = two.columns[0].compliance_list[0]["note"]
     assert note and note[:20] in text
-    assert "left out of the PDF" not in text
+    assert "XLSX export" not in text
     _add_bids(procurement, org, it_lead, 9, start=2)
     eleven = comparison.build_comparison(procurement=procurement, user=buyer)
     text = _pdf_text(eleven)
-    assert "More than 10 bids: the notes under each figure" in text
-    # Two tables, each with every row: the first row's label printed twice.
-    assert text.count("Quoted price") == 2
+    assert "More than 10 bids: this PDF holds the ranking" in text
+    assert "is in the XLSX export" in text
+    # The summary's header only: the full table's rows are left to the workbook.
+    assert text.count("Quoted price") == 1
+    assert "Response time, severity 1" not in text
+    assert note[:20] not in text
+    # One line per bid, in rank order: rank 1's bid before rank 11's.
+    first = next(c for c in eleven.columns if c.rank == 1)
+    last = next(c for c in eleven.columns if c.rank == 11)
+    assert text.index(first.label) < text.index(last.label)
+    line = next(row for row in text.splitlines() if row.startswith(f"1 {first.label}"))
+    assert f"{first.quoted_total:,.0f}" in line
+    assert f"{first.normalized_tco:,.0f}" in line
+    # Then the checklist scores of all eleven bids in one table (20 bids a table).
+    assert "Checklist scores (0–5)" in text
+    assert text.count(f"{eleven.sections[0].title} (×") == 1
     assert "Vendor 00" in text and "Vendor 10" in text
+
+
+def test_a_large_comparison_pdf_keeps_blind_labels_and_sealed_prices(
+    org, procurement, buyer, it_lead
+):
+    _add_bids(procurement, org, it_lead, 11)
+    evaluation.update_evaluation_settings(
+        procurement=procurement, user=buyer, blind_grading=True, sealed_envelope=True
+    )
+    shown = comparison.build_comparison(procurement=procurement, user=buyer)
+    hidden = comparison.build_comparison(procurement=procurement, user=it_lead)
+    assert hidden.blind and hidden.prices_hidden
+    text = _pdf_text(hidden)
+    # Blind: "Vendor n" labels (by bid id), never the vendors' names.
+    assert "Vendor 00" not in text and "Vendor 10" not in text
+    assert all(c.label in text for c in hidden.columns)
+    # Sealed: no price of any bid, quoted or normalised.
+    for column in shown.columns:
+        assert f"{column.quoted_total:,.0f}" not in text
+        assert f"{column.normalized_tco:,.0f}" not in text
+    assert f"{shown.columns[0].quoted_total:,.0f}" in _pdf_text(shown)

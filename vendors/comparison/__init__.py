@@ -7,7 +7,8 @@ One module per seam, in the order the data flows:
 - `ranking`: section points, technical and price scores, ranks;
 - `result`: the Comparison / Column / SectionInfo dataclasses;
 - `build`: `build_comparison`, the one entry point that assembles them for a viewer;
-- `table`, `radar`, `export`: the HTML table rows, the SVG radar, the API JSON;
+- `table` (its pieces in `cells`), `radar`, `export`: the HTML table rows, the SVG
+  radar, the API JSON; `summary`: the ranking summary a large comparison's PDF prints;
 - `labels`: shown names of the codes the pure modules return;
 - `cache`: `comparison_context`, the page's context read through the cache;
 - `reweight`: `reweighted`, a built comparison ranked under other weights (no rebuild).

@@ -62,17 +62,28 @@ def _offer_row(cols: list[Column]) -> RowSpec:
     )
 
 
+def compute_share(delivered: dict | None) -> float | None:
+    """The bid's effective compute as a share of the plan's (1.0: exactly the plan);
+    None without a sized offer or a plan figure to measure it against."""
+    if delivered is None:
+        return None
+    needed, offered = delivered["plan"]["compute_pflops"], delivered["compute_pflops"]
+    return offered / needed if needed and offered is not None else None
+
+
 def _compute_row(offers: list[dict | None]) -> RowSpec:
     details = []
     for d in offers:
-        needed = d["plan"]["compute_pflops"] if d else None
-        offered = d["compute_pflops"] if d else None
+        share = compute_share(d)
         details.append(
             [
                 _("%(share)s of the plan's %(needed)s")
-                % {"share": f"{offered / needed:.0%}", "needed": f"{needed:.1f}"}
+                % {
+                    "share": f"{share:.0%}",
+                    "needed": f"{d['plan']['compute_pflops']:.1f}",
+                }
             ]
-            if needed and offered is not None
+            if d is not None and share is not None
             else []
         )
     precision = next((d["precision"].upper() for d in offers if d), "BF16")

@@ -3,7 +3,6 @@ columns, rows in groups, the best and worst value of a row marked."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -11,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from ..models import MONITORING_ITEMS, SUPPORT_CHANNELS
 from . import prescores
+from .cells import MONEY, PERCENT, Cell, Detail, Group, Row
 from .claims import claims_cell
 from .delivered_rows import delivered_row_specs
 from .labels import (
@@ -24,49 +24,7 @@ from .labels import (
 )
 from .result import Column, Comparison, SectionInfo, offered_figure
 
-
-@dataclass
-class Detail:
-    """One line under a cell's value: an optional code badge, the text, a tooltip."""
-
-    text: str
-    badge: str = ""
-    title: str = ""
-
-    def __str__(self) -> str:
-        return f"{self.badge}: {self.text}" if self.badge else self.text
-
-
-@dataclass
-class Cell:
-    text: str
-    css: str = ""
-    detail: list[Detail] = field(default_factory=list)
-    #: The figure behind ``text`` (None for text cells), a number in the workbook.
-    value: Any = None
-    number_format: str = ""  # the cell's own, instead of its row's
-
-
-@dataclass
-class Row:
-    label: str
-    cells: list[Cell]
-    help: str = ""
-    #: The page shows each cell's detail folded (a <details> element).
-    expandable: bool = False
-    #: How the workbook shows the row's figures: an Excel number format, or MONEY
-    #: (the procurement's currency) or PERCENT (a figure in per cent, stored as a share).
-    number_format: str = "General"
-
-
-MONEY = "money"
-PERCENT = "percent"
-
-
-@dataclass
-class Group:
-    label: str
-    rows: list[Row]
+__all__ = ["MONEY", "PERCENT", "Cell", "Detail", "Group", "Row", "comparison_groups"]
 
 
 def _fmt_money(value: Decimal | None) -> str:
@@ -194,7 +152,8 @@ def _price_group(comparison: Comparison) -> Group:
         hidden_row,
         _breakdown_row(cols),
     ]
-    return Group(_("Price"), rows)
+    rows[0].code, rows[1].code = "quoted_total", "normalized_tco"
+    return Group(_("Price"), rows, "price")
 
 
 def _breakdown_row(cols: list[Column]) -> Row:
@@ -257,7 +216,7 @@ def _compliance_group(cols: list[Column], lang: str) -> Group:
     ]
     passed = [sum(1 for i in c.compliance if i.status == "pass") for c in cols]
     rows.append(_numeric_row(_("Items passed"), passed, higher=True))
-    return Group(_("Compliance with the sizing plan"), rows)
+    return Group(_("Compliance with the sizing plan"), rows, "compliance")
 
 
 def _delivered_group(cols: list[Column]) -> Group:
@@ -277,7 +236,7 @@ def _delivered_group(cols: list[Column]) -> Group:
         for cell, lines in zip(row.cells, spec.details, strict=False):
             cell.detail = [Detail(line) for line in lines]
         rows.append(row)
-    return Group(_("Delivered capability (sizing engine)"), rows)
+    return Group(_("Delivered capability (sizing engine)"), rows, "delivered")
 
 
 def _figure_row(label: str, cols: list[Column], figure: str, **options) -> Row:
@@ -334,7 +293,7 @@ def _service_group(cols: list[Column]) -> Group:
             invalid=_flags(cols, "warranty_years"),
         ),
     ]
-    return Group(_("Service level"), rows)
+    return Group(_("Service level"), rows, "service")
 
 
 def _monitoring_group(cols: list[Column]) -> Group:
@@ -360,7 +319,7 @@ def _monitoring_group(cols: list[Column]) -> Group:
             for b in bids
         ],
     )
-    return Group(_("Monitoring"), [monitoring, alerts])
+    return Group(_("Monitoring"), [monitoring, alerts], "monitoring")
 
 
 def _evidence_group(cols: list[Column]) -> Group:
@@ -374,18 +333,19 @@ def _evidence_group(cols: list[Column]) -> Group:
             ("references", _("References contacted")),
         )
     ]
-    return Group(_("Case-study evidence"), rows)
+    return Group(_("Case-study evidence"), rows, "evidence")
 
 
 def _pitfall_group(cols: list[Column], lang: str) -> Group:
     pitfalls = _numeric_row(
         _("Pitfall flags"), [len(c.pitfalls) for c in cols], higher=False
     )
+    pitfalls.code = "pitfall_flags"
     for cell, c in zip(pitfalls.cells, cols, strict=True):
         cell.detail = [
             Detail(p.reason(lang), badge=pitfall_label(p.code)) for p in c.pitfalls
         ]
-    return Group(_("Pitfalls"), [pitfalls])
+    return Group(_("Pitfalls"), [pitfalls], "pitfalls")
 
 
 def _spec_claims_group(cols: list[Column]) -> Group:
@@ -403,7 +363,7 @@ def _spec_claims_group(cols: list[Column]) -> Group:
             "hover a claim for its source."
         ),
     )
-    return Group(_("Spec claims checked against datasheets"), [row])
+    return Group(_("Spec claims checked against datasheets"), [row], "spec_claims")
 
 
 def _section_row(section: SectionInfo, cols: list[Column]) -> Row:
@@ -470,11 +430,12 @@ def _result_group(cols: list[Column], comparison: Comparison) -> Group:
         number_format="0.0",
     )
     rank = _numeric_row(_("Rank"), [c.rank for c in cols], higher=False)
+    total.code, rank.code = "weighted_total", "rank"
     for cell, c in zip(rank.cells, cols, strict=True):
         if c.excluded:
             cell.text = _("excluded (below technical threshold)")
             cell.css, cell.value = "worst", None
-    return Group(_("Result"), [_scored_row(comparison), total, rank])
+    return Group(_("Result"), [_scored_row(comparison), total, rank], "result")
 
 
 def comparison_groups(comparison: Comparison) -> list[Group]:
@@ -491,6 +452,6 @@ def comparison_groups(comparison: Comparison) -> list[Group]:
         _evidence_group(cols),
         _pitfall_group(cols, lang),
         _spec_claims_group(cols),
-        Group(_("Checklist scores (0–5)"), scores),
+        Group(_("Checklist scores (0–5)"), scores, "scores"),
         _result_group(cols, comparison),
     ]
