@@ -2,7 +2,7 @@ from django.urls import include, path, re_path
 
 from clusterbuy.ids import IdRouter
 
-from .api import bids, checklists, comparison, evaluation, suppliers
+from .api import bids, checklists, comparison, evaluation, rfp, suppliers
 
 router = IdRouter()
 router.register("vendors", suppliers.VendorViewSet, basename="api-vendor")
@@ -65,6 +65,8 @@ urlpatterns = [
         comparison.ComparisonView.as_view(),
         name="api-comparison",
     ),
+    path(f"{P}/rfp/", rfp.RfpView.as_view(), name="api-rfp"),
+    path(f"{P}/rfp/pack.<str:fmt>", rfp.RfpPackView.as_view(), name="api-rfp-pack"),
     path(f"{P}/decision/", comparison.DecisionView.as_view(), name="api-decision"),
     path(
         f"{P}/decision/memo.pdf",
