@@ -91,7 +91,16 @@ def test_pack_without_a_plan_says_so_instead_of_failing(db, procurement):
 
 def test_unknown_format_is_refused(db, procurement):
     with pytest.raises(ValueError):
-        rfp_pack(procurement, "xlsx", language="en")
+        rfp_pack(procurement, "exe", language="en")
+
+
+def test_xlsx_is_the_bid_template_alone_in_the_language(db, procurement):
+    data, content_type, filename = rfp_pack(procurement, "xlsx", language="zh-hans")
+    assert content_type.endswith("spreadsheetml.sheet")
+    assert filename == f"rfp-{procurement.pk}-zh-bid-line-items.xlsx"
+    workbook = openpyxl.load_workbook(io.BytesIO(data))
+    assert workbook.sheetnames == ["报价明细", "填写说明"]
+    assert workbook.worksheets[0].data_validations.dataValidation
 
 
 def test_page_download_in_the_request_language(

@@ -103,12 +103,14 @@ class PackRenderer(BaseRenderer):
 
 class RfpPackView(ProcurementScopedMixin, APIView):
     """The RFP pack as a file in the request's language (Accept-Language):
-    ``pdf``, ``docx`` or ``zip`` (PDF + DOCX + the bid line-item XLSX template)."""
+    ``pdf``, ``docx``, ``zip`` (PDF + DOCX + the bid line-item XLSX template) or
+    ``xlsx`` (the template alone)."""
 
     permission_classes = [IsMember]
     renderer_classes = [JSONRenderer, PackRenderer]
 
     @extend_schema(
+        operation_id="procurements_rfp_pack_retrieve",
         parameters=[
             OpenApiParameter("fmt", str, OpenApiParameter.PATH, enum=list(FORMATS))
         ],

@@ -118,7 +118,8 @@ def _workload_targets(w: dict) -> str:
             parts.append(f"TPOT ≤ {shown_number(w['tpot_ms'])} ms")
     if w["seq_len"]:
         parts.append(_("context %(n)s tokens") % {"n": shown_number(w["seq_len"])})
-    return ", ".join(parts) or "—"
+    separator = "，" if (get_language() or "").startswith("zh") else ", "
+    return separator.join(parts) or "—"
 
 
 def _workloads(data: dict) -> list[dict]:

@@ -1,6 +1,6 @@
 """The RFP pack to download: PDF, DOCX, or a ZIP of both with the bid's line-item
 workbook (`vendors.line_item_template`, with its drop-downs, data validation and
-instructions sheet), all in the requested language. Buyers download it from the RFP
+instructions sheet; ``xlsx`` is that workbook alone), all in the requested language. Buyers download it from the RFP
 page, invited vendors from the supplier portal: nothing here reads the request."""
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ CONTENT_TYPES = {
     "pdf": "application/pdf",
     "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
     "zip": "application/zip",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 }
-XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 FORMATS = tuple(CONTENT_TYPES)
 
 
@@ -39,6 +39,8 @@ def rfp_pack(procurement, fmt: str, *, language: str) -> tuple[bytes, str, str]:
         raise UnknownPackFormat(fmt)
     base = pack_basename(procurement, language)
     with translation.override(language):
+        if fmt == "xlsx":
+            return build_template_xlsx(), CONTENT_TYPES[fmt], _template_name(base)
         content = rfp_content(procurement)
         if fmt == "pdf":
             data = rfp_pdf(content)
@@ -49,10 +51,14 @@ def rfp_pack(procurement, fmt: str, *, language: str) -> tuple[bytes, str, str]:
     return data, CONTENT_TYPES[fmt], f"{base}.{fmt}"
 
 
+def _template_name(base: str) -> str:
+    return f"{base}-bid-line-items.xlsx"
+
+
 def _zip(base: str, content: dict) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(f"{base}.pdf", rfp_pdf(content))
         archive.writestr(f"{base}.docx", rfp_docx(content))
-        archive.writestr(f"{base}-bid-line-items.xlsx", build_template_xlsx())
+        archive.writestr(_template_name(base), build_template_xlsx())
     return buffer.getvalue()
