@@ -66,7 +66,16 @@ urlpatterns = [
         name="api-comparison",
     ),
     path(f"{P}/rfp/", rfp.RfpView.as_view(), name="api-rfp"),
-    path(f"{P}/rfp/pack.<str:fmt>", rfp.RfpPackView.as_view(), name="api-rfp-pack"),
+    *(
+        # one fixed route per format: the schema names each file, no free `fmt`
+        path(
+            f"{P}/rfp/pack.{fmt}",
+            rfp.RfpPackView.as_view(),
+            {"fmt": fmt},
+            name=f"api-rfp-pack-{fmt}",
+        )
+        for fmt in rfp.FORMATS
+    ),
     path(f"{P}/decision/", comparison.DecisionView.as_view(), name="api-decision"),
     path(
         f"{P}/decision/memo.pdf",

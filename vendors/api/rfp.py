@@ -7,7 +7,7 @@ from django.http import Http404, HttpResponse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
@@ -110,10 +110,6 @@ class RfpPackView(ProcurementScopedMixin, APIView):
     renderer_classes = [JSONRenderer, PackRenderer]
 
     @extend_schema(
-        operation_id="procurements_rfp_pack_retrieve",
-        parameters=[
-            OpenApiParameter("fmt", str, OpenApiParameter.PATH, enum=list(FORMATS))
-        ],
         responses={
             (200, content_type): OpenApiTypes.BINARY
             for content_type in CONTENT_TYPES.values()
