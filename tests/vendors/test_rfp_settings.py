@@ -14,7 +14,7 @@ from vendors.rfp.services import rfp_settings_for, update_rfp_settings
 
 
 def _future(days=14):
-    return (timezone.now() + timedelta(days=days)).replace(microsecond=0)
+    return (timezone.now() + timedelta(days=days)).replace(second=30, microsecond=0)
 
 
 def test_settings_are_created_on_first_use(db, procurement):
@@ -66,6 +66,18 @@ def test_a_passed_deadline_may_stay_but_not_be_moved_into_the_past(
         update_rfp_settings(
             procurement, buyer, now=later, deadline=deadline + timedelta(days=1)
         )
+    # the form shows it to the minute: the same minute is the same deadline
+    update_rfp_settings(
+        procurement, buyer, now=later, deadline=deadline.replace(second=0)
+    )
+    assert RfpSettings.objects.get(procurement=procurement).deadline == deadline
+    with pytest.raises(ServiceError) as caught:
+        update_rfp_settings(procurement, buyer, now=later, deadline=None)
+    assert caught.value.message == "截止时间已过：只能延长，不能删除。"  # default zh
+    # extended into the future again: allowed
+    update_rfp_settings(
+        procurement, buyer, now=later, deadline=later + timedelta(days=3)
+    )
 
 
 def test_nothing_changes_after_opening(db, procurement, buyer, admin_user):

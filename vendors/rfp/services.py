@@ -43,15 +43,35 @@ def _clean(row: RfpSettings, values: dict, now: datetime) -> dict:
     for flag in ("publish_weights", "two_person_opening"):
         if flag in cleaned:
             cleaned[flag] = bool(cleaned[flag])
-    deadline = cleaned.get("deadline")
-    if deadline is not None:
-        if timezone.is_naive(deadline):
-            raise ServiceError(_("Give the deadline with its time zone."), "deadline")
-        if deadline != row.deadline and deadline <= now:
-            raise ServiceError(
-                _("The deadline must be in the future."), field="deadline"
-            )
+    if "deadline" in cleaned:
+        cleaned["deadline"] = _clean_deadline(row.deadline, cleaned["deadline"], now)
     return cleaned
+
+
+def _clean_deadline(
+    stored: datetime | None, deadline: datetime | None, now: datetime
+) -> datetime | None:
+    """A new deadline lies in the future; the stored one may stay as it is (a form
+    shows it to the minute, so the same minute is the same deadline); once passed it
+    may be extended but not removed, which would reopen submissions without a date."""
+    if deadline is None:
+        if stored is not None and stored <= now:
+            raise ServiceError(
+                _("The deadline has passed: extend it instead of removing it."),
+                field="deadline",
+            )
+        return None
+    if timezone.is_naive(deadline):
+        raise ServiceError(_("Give the deadline with its time zone."), "deadline")
+    if stored is not None and _to_minute(stored) == _to_minute(deadline):
+        return stored
+    if deadline <= now:
+        raise ServiceError(_("The deadline must be in the future."), field="deadline")
+    return deadline
+
+
+def _to_minute(value: datetime) -> datetime:
+    return value.replace(second=0, microsecond=0)
 
 
 @transaction.atomic
