@@ -32,6 +32,7 @@ class CheckResult:
 TAB_ORDER: list[tuple[str, str | Promise]] = [
     ("requirements", _("Requirements")),
     ("sizing", _("Sizing")),
+    ("rfp", _("RFP")),
     ("bids", _("Vendors & bids")),
     ("comparison", _("Comparison")),
     ("tco", _("TCO")),

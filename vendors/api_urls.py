@@ -2,7 +2,15 @@ from django.urls import include, path, re_path
 
 from clusterbuy.ids import IdRouter
 
-from .api import bids, checklists, comparison, evaluation, rfp_invitations, suppliers
+from .api import (
+    bids,
+    checklists,
+    comparison,
+    evaluation,
+    rfp,
+    rfp_invitations,
+    suppliers,
+)
 from .portal.api_urls import urlpatterns as portal_api_urlpatterns
 
 router = IdRouter()
@@ -66,6 +74,17 @@ urlpatterns = [
         f"{P}/comparison/",
         comparison.ComparisonView.as_view(),
         name="api-comparison",
+    ),
+    path(f"{P}/rfp/", rfp.RfpView.as_view(), name="api-rfp"),
+    *(
+        # one fixed route per format: the schema names each file, no free `fmt`
+        path(
+            f"{P}/rfp/pack.{fmt}",
+            rfp.RfpPackView.as_view(),
+            {"fmt": fmt},
+            name=f"api-rfp-pack-{fmt}",
+        )
+        for fmt in rfp.FORMATS
     ),
     path(f"{P}/decision/", comparison.DecisionView.as_view(), name="api-decision"),
     path(

@@ -12,6 +12,7 @@ class VendorsConfig(AppConfig):
 
         from .suppliers import shortlist_check
 
+        register_tab("rfp", "vendors:rfp")
         register_tab("bids", "vendors:bids")
         register_tab("comparison", "vendors:comparison")
         register_stage_check(Stage.SHORTLIST, shortlist_check)

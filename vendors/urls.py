@@ -8,6 +8,7 @@ from .views import (
     comparison,
     evaluation,
     line_items,
+    rfp,
     rfp_invitations,
     suppliers,
 )
@@ -74,6 +75,8 @@ urlpatterns = [
         comparison.comparison_export,
         name="comparison-export",
     ),
+    path(f"{P}/rfp/", rfp.rfp_page, name="rfp"),
+    path(f"{P}/rfp/pack.<str:fmt>", rfp.rfp_pack_download, name="rfp-pack"),
     path(f"{P}/decision/", evaluation.decision, name="decision"),
     path(
         f"{P}/decision/memo.pdf",

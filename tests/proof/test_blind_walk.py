@@ -35,10 +35,12 @@ import io
 import json
 import os
 import re
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
+import docx
 import openpyxl
 import pypdf
 import pytest
@@ -277,28 +279,52 @@ def _ints(value) -> list[int]:
     return [v for v in value if isinstance(v, int)] if isinstance(value, list) else []
 
 
-def texts_of(response) -> list[str]:
-    """Everything a response shows: headers, and the body as text (XLSX cells and
-    comments, PDF text, JSON, HTML, CSV)."""
-    texts = [f"{k}: {v}" for k, v in response.items()]
-    body = (
-        b"".join(response.streaming_content) if response.streaming else response.content
-    )
-    kind = response.get("Content-Type", "")
+def file_texts(body: bytes) -> list[str]:
+    """A body as text: XLSX cells and comments, DOCX paragraphs and table cells, PDF
+    text, a ZIP's member names and each member's text, anything else decoded."""
+    texts: list[str] = []
     if body.startswith(b"PK\x03\x04"):
-        workbook = openpyxl.load_workbook(io.BytesIO(body))
-        for sheet in workbook.worksheets:
-            texts.append(sheet.title)
-            for row in sheet.iter_rows():
-                for cell in row:
-                    texts.append("" if cell.value is None else str(cell.value))
-                    if cell.comment is not None:
-                        texts.append(cell.comment.text)
+        archive = zipfile.ZipFile(io.BytesIO(body))
+        names = archive.namelist()
+        if "xl/workbook.xml" in names:
+            workbook = openpyxl.load_workbook(io.BytesIO(body))
+            for sheet in workbook.worksheets:
+                texts.append(sheet.title)
+                for row in sheet.iter_rows():
+                    for cell in row:
+                        texts.append("" if cell.value is None else str(cell.value))
+                        if cell.comment is not None:
+                            texts.append(cell.comment.text)
+        elif "word/document.xml" in names:
+            document = docx.Document(io.BytesIO(body))
+            texts += [p.text for p in document.paragraphs]
+            texts += [
+                cell.text
+                for table in document.tables
+                for row in table.rows
+                for cell in row.cells
+            ]
+        else:
+            for name in names:
+                texts.append(name)
+                texts += file_texts(archive.read(name))
     elif body.startswith(b"%PDF"):
         reader = pypdf.PdfReader(io.BytesIO(body))
         texts += [page.extract_text() or "" for page in reader.pages]
     else:
         texts.append(body.decode("utf-8", errors="replace"))
+    return texts
+
+
+def texts_of(response) -> list[str]:
+    """Everything a response shows: headers, and the body as text (`file_texts`:
+    XLSX, DOCX, ZIP members, PDF; JSON, HTML, CSV)."""
+    texts = [f"{k}: {v}" for k, v in response.items()]
+    body = (
+        b"".join(response.streaming_content) if response.streaming else response.content
+    )
+    kind = response.get("Content-Type", "")
+    texts += file_texts(body)
     if "json" in kind and body:
         texts.append(json.dumps(json.loads(body), ensure_ascii=False))
     return texts

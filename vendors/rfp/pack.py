@@ -1,0 +1,64 @@
+"""The RFP pack to download: PDF, DOCX, or a ZIP of both with the bid's line-item
+workbook (`vendors.line_item_template`, with its drop-downs, data validation and
+instructions sheet; ``xlsx`` is that workbook alone), all in the requested language. Buyers download it from the RFP
+page, invited vendors from the supplier portal: nothing here reads the request."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+from django.utils import translation
+
+from ..line_item_template import build_template_xlsx
+from .content import rfp_content
+from .docx import rfp_docx
+from .pdf import rfp_pdf
+
+CONTENT_TYPES = {
+    "pdf": "application/pdf",
+    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "zip": "application/zip",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+FORMATS = tuple(CONTENT_TYPES)
+
+
+class UnknownPackFormat(ValueError):
+    """Not one of FORMATS: the entry points answer 404."""
+
+
+def pack_basename(procurement, language: str) -> str:
+    lang = "zh" if language.lower().startswith("zh") else "en"
+    return f"rfp-{procurement.pk}-{lang}"
+
+
+def rfp_pack(procurement, fmt: str, *, language: str) -> tuple[bytes, str, str]:
+    """(bytes, content type, file name) of the pack in ``fmt`` and ``language``."""
+    if fmt not in CONTENT_TYPES:
+        raise UnknownPackFormat(fmt)
+    base = pack_basename(procurement, language)
+    with translation.override(language):
+        if fmt == "xlsx":
+            return build_template_xlsx(), CONTENT_TYPES[fmt], _template_name(base)
+        content = rfp_content(procurement)
+        if fmt == "pdf":
+            data = rfp_pdf(content)
+        elif fmt == "docx":
+            data = rfp_docx(content)
+        else:
+            data = _zip(base, content)
+    return data, CONTENT_TYPES[fmt], f"{base}.{fmt}"
+
+
+def _template_name(base: str) -> str:
+    return f"{base}-bid-line-items.xlsx"
+
+
+def _zip(base: str, content: dict) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(f"{base}.pdf", rfp_pdf(content))
+        archive.writestr(f"{base}.docx", rfp_docx(content))
+        archive.writestr(_template_name(base), build_template_xlsx())
+    return buffer.getvalue()

@@ -1,0 +1,71 @@
+"""The buyer's RFP page: its settings, a preview of the pack and its downloads."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from clusterbuy.access import Capability, access_procurement, require
+from clusterbuy.forms import add_service_error
+from clusterbuy.services import ServiceError
+from clusterbuy.views import render_procurement
+
+from ..rfp import services
+from ..rfp.content import rfp_content
+from ..rfp.forms import RfpSettingsForm
+from ..rfp.pack import FORMATS, UnknownPackFormat, rfp_pack
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def rfp_page(request, pk):
+    procurement = access_procurement(request.user, pk)
+    row = services.stored_rfp_settings(procurement)
+    form = RfpSettingsForm.showing(row)
+    if request.method == "POST":
+        require(request.user, Capability.EDIT_VENDORS)
+        form = RfpSettingsForm(request.POST)
+        if form.is_valid():
+            try:
+                services.update_rfp_settings(
+                    procurement, request.user, **form.cleaned_data
+                )
+            except ServiceError as exc:
+                add_service_error(form, exc)
+            else:
+                messages.success(request, _("RFP settings saved."))
+                return redirect("vendors:rfp", pk=pk)
+    return render_procurement(
+        request,
+        procurement,
+        "vendors/rfp.html",
+        {
+            "form": form,
+            "rfp_settings": row,
+            "rfp": rfp_content(procurement),
+            "formats": FORMATS,
+        },
+        active="rfp",
+    )
+
+
+@login_required
+@require_GET
+def rfp_pack_download(request, pk, fmt):
+    procurement = access_procurement(request.user, pk)
+    if fmt not in FORMATS:
+        raise Http404(_("No such format."))
+    try:
+        data, content_type, filename = rfp_pack(
+            procurement, fmt, language=get_language() or "en"
+        )
+    except UnknownPackFormat:
+        raise Http404(_("No such format.")) from None
+    response = HttpResponse(data, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
