@@ -3,6 +3,7 @@ changed since it was read; Django's 404/403 as DRF's."""
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import exceptions, status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -20,6 +21,25 @@ def service_error_response(exc: ServiceError) -> Response:
 
 
 def exception_handler(exc, context):
+    response = _error_response(exc, context)
+    if response is not None:
+        _answer_in_json(context.get("request"))
+    return response
+
+
+def _answer_in_json(request) -> None:
+    """An error is JSON even where a file was asked for (``?format=pdf``, ``Accept:
+    application/pdf``): a file renderer would label the JSON body a PDF."""
+    renderer = getattr(request, "accepted_renderer", None)
+    if renderer is not None and getattr(renderer, "format", None) not in (
+        "json",
+        "api",
+    ):
+        request.accepted_renderer = JSONRenderer()
+        request.accepted_media_type = JSONRenderer.media_type
+
+
+def _error_response(exc, context):
     if isinstance(exc, ServiceError):
         return service_error_response(exc)
     if isinstance(exc, DjangoValidationError):

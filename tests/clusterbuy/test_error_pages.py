@@ -81,3 +81,19 @@ def test_api_errors_stay_json(client_for, viewer):
     assert response.status_code == 404
     assert response["Content-Type"].startswith("application/json")
     assert "<html" not in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/v1/procurements/999999/decision/memo.pdf?format=pdf",
+        "/api/v1/procurements/999999/rfp/pack.pdf?format=pack",
+    ],
+)
+def test_api_errors_stay_json_where_a_file_was_asked_for(client_for, viewer, url):
+    # Found by schemathesis (tests/proof/test_api_fuzz.py): a 404 rendered by the
+    # PDF renderer was labelled application/pdf while its body is JSON.
+    response = client_for(viewer).get(url)
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert "detail" in response.json()

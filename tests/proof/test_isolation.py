@@ -46,6 +46,8 @@ OBJECT_KWARGS = {
     "item_pk": "line_item",
     "attachment_pk": "attachment",
     "vendor_pk": "vendor",
+    "inv_pk": "invitation",
+    "q_pk": "question",
 }
 
 # `pk` in routes that do not start with procurements/<pk>/ (the procurement's pages).
@@ -56,6 +58,7 @@ PK_BY_URL_NAME = {
     "api-sizing-plan-detail": "sizing_plan",
     "tco-api-run-detail": "run",
     "tco-api-run-report": "run",
+    "tco-api-run-cancel": "run",
     "tco-api-scenarios": "procurement",
     "vendors:vendor-detail": "vendor",
     "vendors:checklist-edit": "checklist_template",
@@ -65,7 +68,15 @@ PK_BY_URL_NAME = {
     "api-checklist-detail": "checklist_template",
     "api-case-study": "case_study",
     "api-bid": "bid",
+    "api-rfp-invitation": "invitation",
+    "api-rfp-invitation-resend": "invitation",
+    "api-rfp-question": "question",
 }
+
+# The supplier portal's credential is its signed link, not a membership: those routes
+# are proven in tests/vendors/test_portal_*.py (another procurement's link, tampered,
+# expired and revoked links).
+TOKEN_KWARG = "token"
 
 UNSAFE_BODY = {"name": "x"}
 # Org A's own lazily created defaults (a GET may create them): made before the snapshot.
@@ -129,7 +140,7 @@ def _routes():
         if route.startswith("admin/") or "format" in kwargs:
             continue  # Django's admin is superuser-only; `.json` suffixes repeat a route
         objects = [k for k in kwargs if k not in NON_OBJECT_KWARGS]
-        if not objects or name in PUBLIC:
+        if not objects or name in PUBLIC or TOKEN_KWARG in kwargs:
             continue
         if not name:
             raise LookupError(f"{route}: name the route so the walk can reverse it")
@@ -171,7 +182,14 @@ def _load_org_b() -> dict:
     from sizing.models import SizingPlan, Workload
     from tco.models import TcoRun, TcoScenario
     from vendors import attachments, checklists, decisions, suppliers
-    from vendors.models import Bid, BidAttachment, CaseStudy, ChecklistTemplate
+    from vendors.models import (
+        Bid,
+        BidAttachment,
+        CaseStudy,
+        ChecklistTemplate,
+        RfpQuestion,
+    )
+    from vendors.portal import invitations
 
     call_command("load_catalog", verbosity=0)
     call_command("load_demo", verbosity=0)
@@ -199,8 +217,20 @@ def _load_org_b() -> dict:
     template = ChecklistTemplate.objects.filter(organisation=organisation).first()
     if template is None:
         template = checklists.ensure_default_template(organisation=organisation)
+    invitation = invitations.invite(
+        procurement,
+        admin,
+        vendor_name="Isolation Check Vendor",
+        email="bids@isolation.example",
+        request_base_url="http://testserver/",
+    )
+    question = RfpQuestion.objects.create(
+        procurement=procurement, invitation=invitation, question="Isolation check?"
+    )
     objects = {
         "procurement": procurement,
+        "invitation": invitation,
+        "question": question,
         "workload": Workload.objects.filter(procurement=procurement).first(),
         "sizing_plan": SizingPlan.objects.filter(procurement=procurement).first(),
         "scenario": TcoScenario.objects.filter(procurement=procurement).first(),
