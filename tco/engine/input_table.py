@@ -74,7 +74,8 @@ class InputSpec:
     range_message: str = ""
     #: The default computed from other (count and choice) inputs when not given.
     derive: Callable[[Mapping[str, Any]], float] | None = None
-    #: How the form and the API describe a derived default.
+    #: A derived default's formula in symbols (the API's help, and the form's
+    #: hover; the form says it in words: ``tco.labels.DERIVED_DEFAULT_WORDS``).
     default_text: str = ""
 
 
@@ -107,9 +108,9 @@ def _residual_from_horizon(values: Mapping[str, Any]) -> float:
 
 
 _CHINA_TARIFF = (
-    "China average industrial tariff ~0.088 USD/kWh (China Briefing, 'China's "
-    "Industrial Power Rates', 2024) x 7.2 = 0.63 CNY/kWh; e.g. Jiangsu 1-10 kV "
-    "agency-purchase tariffs are of this order (indicative, see methodology)"
+    "China's average industrial tariff, about 0.088 USD/kWh in 2024 (see the "
+    "source), × 7.2 CNY per USD = 0.63 CNY/kWh; Jiangsu's 1-10 kV agency-purchase "
+    "tariffs are of this order (indicative, see the methodology)"
 )
 
 # One row per input (kept as a table, not one argument per line): name, kind,
@@ -178,10 +179,10 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
     InputSpec(
         "it_power_kw", "number", 64 * IT_POWER_KW_PER_GPU, "kW", "scope",
         "IT power (kW)", "IT 功率（kW）",
-        "gpu_count x 10.2/8 kW: DGX H100/H200 maximum system power 10.2 kW per 8 "
-        "GPUs; derived from gpu_count when not given",
-        "gpu_count × 10.2/8 kW：DGX H100/H200 整机最大功耗为每 8 块 GPU "
-        "10.2 kW；未填写时按 gpu_count 推算",
+        "Number of GPUs × 10.2/8 kW: DGX H100/H200 maximum system power is 10.2 kW "
+        "per 8 GPUs; derived from the number of GPUs when not given",
+        "GPU 数量 × 10.2/8 kW：DGX H100/H200 整机最大功耗为每 8 块 GPU "
+        "10.2 kW；未填写时按 GPU 数量推算",
         "NVIDIA DGX H100/H200 user guide (2023-2025)",
         "NVIDIA DGX H100/H200 用户指南（2023-2025）",
         bounds=Bounds(0.0, MAX_IT_POWER_KW),
@@ -214,9 +215,8 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "electricity_price_per_kwh", "money", 0.63, "per kWh", "power",
         "Electricity price (per kWh)", "电价（每千瓦时）",
         _CHINA_TARIFF,
-        "中国工业平均电价约 0.088 美元/kWh（China Briefing，"
-        "2024 年中国工业电价报告）× 7.2 = 0.63 元/kWh；例如江苏 1-10 kV 代理购电价格"
-        "即在此量级（参考值，详见方法说明）",
+        "2024 年中国工业平均电价约 0.088 美元/kWh（见来源）× 7.2 元/美元 = "
+        "0.63 元/kWh；江苏 1-10 kV 代理购电价格即在此量级（参考值，详见方法说明）",
         "China Briefing 2024; State Grid tariff tables",
         "China Briefing 2024；国家电网电价表",
         bounds=MONEY,
@@ -330,10 +330,10 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
     InputSpec(
         "residual_value_rate", "share", 0.15, "of hardware capex", "finance",
         "Residual value (share of hardware)", "残值（占硬件投资比例）",
-        "(1 - 0.32)^horizon: accelerators lose ~32 % of value a year (0.15 at 5 years, "
-        "0.21 at 4, 0.31 at 3; market 25-35 % after 3 years); derived from the "
-        "horizon when not given",
-        "(1 - 0.32)^周期年数：加速卡每年贬值约 32 %（5 年后残值率 "
+        "(1 − 0.32) to the power of the horizon in years: accelerators lose ~32 % of "
+        "value a year (0.15 at 5 years, 0.21 at 4, 0.31 at 3; market 25-35 % after 3 "
+        "years); derived from the horizon when not given",
+        "(1 − 0.32) 的测算周期年数次方：加速卡每年贬值约 32 %（5 年后残值率 "
         "0.15，4 年 0.21，3 年 0.31；二手市场 3 年后为 25-35 %）；未填写时按周期推算",
         "Epoch AI economic depreciation 0.14 OOM/yr (2024); v2-pseo GPU TCO (2025)",
         "Epoch AI 经济折旧每年 0.14 个数量级（2024）；v2-pseo GPU TCO（2025）",
