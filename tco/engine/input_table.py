@@ -155,10 +155,10 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "risk premium)",
         "设备采购的资金成本；8 % 是 Barroso 式数据中心 TCO 模型采用的利率"
         "（2025 年中国 5 年期 LPR 为 3.5 %，另加风险溢价）",
-        "reallm Constants.py (Barroso et al., The Datacenter as a Computer); PBOC LPR "
-        "2025-05",
-        "reallm Constants.py（Barroso 等，The Datacenter as a Computer）；"
-        "中国人民银行 LPR，2025-05",
+        "Barroso et al., The Datacenter as a Computer (as used in the reallm TCO "
+        "model); People's Bank of China, Loan Prime Rate, 2025-05",
+        "Barroso 等，The Datacenter as a Computer（reallm TCO 模型采用）；"
+        "中国人民银行贷款市场报价利率（LPR），2025-05",
         bounds=SHARE,
     ),
     InputSpec(
@@ -194,8 +194,8 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "Average load (share of peak power)", "平均负载（占峰值功率比例）",
         "Average power of a training server is about 0.75 x its TDP (90 % CI 0.56-1.0)",
         "训练服务器的平均功耗约为其 TDP 的 0.75 倍（90 % 置信区间 0.56-1.0）",
-        "Epoch AI server_TDP_fraction (2024)",
-        "Epoch AI 模型参数 server_TDP_fraction（2024）",
+        "Epoch AI, training cost model: average server power as a share of TDP (2024)",
+        "Epoch AI 训练成本模型：服务器平均功耗占 TDP 的比例（2024）",
         bounds=Bounds(0.0, 1.0, False, True),
     ),
     InputSpec(
@@ -308,9 +308,9 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "faulty-GPU interruptions at 6.1 % per GPU-year (upper bound)",
         "GPU 永久性更换率为每年 2.5-6 %，取中值 4 %；Llama 3 训练中"
         "因 GPU 故障导致的中断为每 GPU 年 6.1 %（上限）",
-        "research-viewer GPU failure synthesis (2025); Meta, The Llama 3 Herd of "
+        "Review of published GPU failure rates (2025); Meta, The Llama 3 Herd of "
         "Models (2024-07)",
-        "research-viewer GPU 故障综述（2025）；Meta，"
+        "已发表 GPU 故障率综述（2025）；Meta，"
         "The Llama 3 Herd of Models（2024-07）",
         bounds=SHARE,
     ),
@@ -335,8 +335,9 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "years); derived from the horizon when not given",
         "(1 − 0.32) 的测算周期年数次方：加速卡每年贬值约 32 %（5 年后残值率 "
         "0.15，4 年 0.21，3 年 0.31；二手市场 3 年后为 25-35 %）；未填写时按周期推算",
-        "Epoch AI economic depreciation 0.14 OOM/yr (2024); v2-pseo GPU TCO (2025)",
-        "Epoch AI 经济折旧每年 0.14 个数量级（2024）；v2-pseo GPU TCO（2025）",
+        "Epoch AI, economic depreciation of 0.14 orders of magnitude a year (2024); "
+        "v2-pseo GPU TCO analysis (2025)",
+        "Epoch AI，经济折旧每年 0.14 个数量级（2024）；v2-pseo GPU TCO 分析（2025）",
         bounds=SHARE,
         derive=_residual_from_horizon,
         default_text="0.68^horizon",
@@ -357,8 +358,8 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "AWS p5 (8 x H100) on-demand after the June 2025 price cut: 6.88 USD/GPU-hour "
         "x 7.2",
         "AWS p5（8 × H100）2025 年 6 月降价后的按需价格：6.88 美元/GPU 小时 × 7.2",
-        "datareceipts 109-gpu-pricing (2025); AWS P5 price cut 2025-06",
-        "datareceipts 109-gpu-pricing（2025）；AWS P5 降价公告，2025-06",
+        "Data Receipts, GPU cloud pricing survey (2025); AWS, P5 price cut, 2025-06",
+        "Data Receipts GPU 云价格调查（2025）；AWS P5 降价公告，2025-06",
         bounds=MONEY,
     ),
     InputSpec(
@@ -368,8 +369,9 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "consistent with 1-year H100 contracts at 2.35-2.65 USD in 2026",
         "3 年承诺用量：比按需价低 64 %（AWS）：6.88 × 0.36 = 2.48 美元 × 7.2；"
         "与 2026 年 H100 1 年期合约 2.35-2.65 美元的价格相符",
-        "Epoch AI DEFAULT_CUD (2024); SemiAnalysis via secondary sources (2026)",
-        "Epoch AI DEFAULT_CUD（2024）；SemiAnalysis（经二手来源，2026）",
+        "Epoch AI, cloud cost model: 3-year committed-use discount (2024); "
+        "SemiAnalysis via secondary sources (2026)",
+        "Epoch AI 云成本模型：3 年承诺使用折扣（2024）；SemiAnalysis（经二手来源，2026）",
         bounds=MONEY,
     ),
     InputSpec(
