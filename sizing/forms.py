@@ -28,6 +28,16 @@ def accelerator_choices(blank_label, accelerators=None):
     ]
 
 
+def searchable(placeholder, label) -> dict:
+    """A catalogue select's attributes for the filter box static/js/app.js puts
+    above it (no inline script): its placeholder and accessible name."""
+    return {
+        "data-searchable": "",
+        "data-search-placeholder": placeholder,
+        "data-search-label": label,
+    }
+
+
 class RequirementForm(forms.ModelForm):
     """The questionnaire's own answers; the procurement's facts (budget, horizon,
     site, region, data locality, scheduler experience) are shown, not asked."""
@@ -55,7 +65,12 @@ class RequirementForm(forms.ModelForm):
             choices += accelerator_choices("", Accelerator.objects.filter(key=stored))[
                 1:
             ]
-        self.fields["accelerator_key"].widget = forms.Select(choices=choices)
+        self.fields["accelerator_key"].widget = forms.Select(
+            choices=choices,
+            attrs=searchable(
+                _("Filter: type a name, e.g. H200"), _("Filter the accelerators")
+            ),
+        )
         for name in ("data_tb", "growth_per_year", "rack_power_limit_kw"):
             self.fields[name].min_value = 0
             self.fields[name].widget.attrs["min"] = 0
@@ -75,7 +90,12 @@ class WorkloadForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["model_preset"].widget = forms.Select(choices=preset_choices())
+        self.fields["model_preset"].widget = forms.Select(
+            choices=preset_choices(),
+            attrs=searchable(
+                _("Filter: type a name, e.g. Qwen or 70B"), _("Filter the models")
+            ),
+        )
         self.fields["kind"].widget.attrs["data-workload-kind"] = "1"
         precision = self.fields["precision"]
         precision.choices = [

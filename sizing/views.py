@@ -281,11 +281,14 @@ def plan(request, pk):
             alternatives=[
                 {
                     **a,
+                    # the procurement's currency, converted at the rate shown
+                    "total": services.usd_in_currency(a.get("total_usd"), procurement),
                     "cooling": engine_texts.cooling_label(a.get("cooling", "")),
                     "warnings": engine_texts.warning_titles(a.get("warnings", [])),
                 }
                 for a in current.alternatives or []
             ],
+            fx_cny_per_usd=services.FX_CNY_PER_USD,
             workloads=[
                 (
                     workload,

@@ -26,7 +26,7 @@ from .engine import (
     TcoInputError,
     default_reason,
 )
-from .labels import CAPEX_LABELS, INPUT_LABELS, PERCENT_INPUTS
+from .labels import CAPEX_LABELS, DERIVED_DEFAULT_WORDS, INPUT_LABELS, PERCENT_INPUTS
 from .models import TcoScenario
 
 SCALAR_INPUTS = tuple(spec.name for spec in INPUT_TABLE if spec.kind != "lines")
@@ -53,8 +53,9 @@ _DERIVED_DEFAULT_TEXT = {spec.name: spec.default_text for spec in INPUT_TABLE}
 
 
 def _default_text(name: str) -> str:
+    """The default as the form shows it: a derived one's formula in words."""
     if _DERIVED_DEFAULT_TEXT[name]:
-        return _DERIVED_DEFAULT_TEXT[name]
+        return str(DERIVED_DEFAULT_WORDS.get(name, _DERIVED_DEFAULT_TEXT[name]))
     value = DEFAULTS[name].value
     if isinstance(value, float):
         return f"{value:g}"
@@ -93,6 +94,8 @@ class ScenarioForm(forms.Form):
                     required=False, label=label, widget=forms.NumberInput(attrs=attrs)
                 )
             field.help_text = help_text
+            # the symbols behind the words, for the template's hover (ƒ)
+            field.formula_symbols = _DERIVED_DEFAULT_TEXT[name]
             self.fields[name] = field
 
     def sections(self):

@@ -31,6 +31,12 @@ INPUT_LABELS: dict[str, Any] = {
 CAPEX_LABELS: dict[str, Any] = {
     key: _lazy_label(capex_label, key) for key in CAPEX_CATEGORIES
 }
+#: A derived default's formula in words (the engine's ``default_text`` in symbols
+#: stays beside it, on hover).
+DERIVED_DEFAULT_WORDS: dict[str, Any] = {
+    "it_power_kw": gettext_lazy("number of GPUs × 1.275 kW"),
+    "residual_value_rate": gettext_lazy("0.68 to the power of the horizon (years)"),
+}
 #: Inputs shown as percentages (the table's ``share`` kind).
 PERCENT_INPUTS = frozenset(spec.name for spec in INPUT_TABLE if spec.kind == "share")
 

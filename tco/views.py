@@ -198,8 +198,16 @@ def _figures_context(estimate: dict) -> dict:
         for key in ("total_cost", "npv_cost", "capex_total")
     }
     context["figures"]["per_gpu_hour"] = labels.money(result["cost_per_gpu_hour"], 2)
+    # each ⚠ with what it means: the check's label and its message
     context["hidden_warnings"] = [
-        labels.HIDDEN_COST_LABELS.get(row["category"], (row["label"], ""))[0]
+        {
+            "label": labels.HIDDEN_COST_LABELS.get(row["category"], (row["label"], ""))[
+                0
+            ],
+            "message": labels.HIDDEN_COST_LABELS.get(
+                row["category"], ("", row.get("message", ""))
+            )[1],
+        }
         for row in estimate["hidden_costs"]
         if row["status"] == "warning"
     ]

@@ -62,7 +62,10 @@ class WorkloadCapability:
     required_requests_per_second: float | None = None
     required_concurrent_requests: int | None = None
     meets_latency: bool | None = None
+    #: Why it could not be sized, in English and Chinese (the app words the sizing
+    #: engine's code: `sizing.input_errors.delivered_error`).
     error: str = ""
+    error_zh: str = ""
 
     @property
     def is_training(self) -> bool:
@@ -114,7 +117,7 @@ def _workload_notes(w: WorkloadCapability) -> tuple[str, str]:
     if w.error:
         return (
             f"{w.name}: not sized ({w.error}).",
-            f"{w.name}：无法测算（{w.error}）。",
+            f"{w.name}：无法测算（{w.error_zh or w.error}）。",
         )
     if w.is_training and w.training_days is not None:
         plan = f" (plan {w.plan_days:.1f})" if w.plan_days else ""

@@ -177,9 +177,19 @@ def _check_power(
         return ComplianceItem(
             "it_power_kw", ComplianceStatus.PASS, required, offered, unit
         )
-    over_share = (offered - required) / required if required > 0 else float("inf")
+    if required <= 0:
+        return ComplianceItem(
+            "it_power_kw",
+            ComplianceStatus.FAIL,
+            required,
+            offered,
+            unit,
+            f"Draws {offered:g} kW; the site was planned for none.",
+            f"功耗为 {offered:g} kW，而场地规划功率为 0。",
+        )
+    over_share = (offered - required) / required
     status = ComplianceStatus.WARN if over_share <= tolerance else ComplianceStatus.FAIL
-    over = f"{over_share:.0%}" if required > 0 else "above zero"
+    over = f"{over_share:.0%}"
     return ComplianceItem(
         "it_power_kw",
         status,

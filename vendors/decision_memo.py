@@ -28,6 +28,7 @@ from .comparison.labels import (
     current_language,
     shown_value,
 )
+from .comparison.pitfall_texts import fact_json, fact_text
 from .exports import font_url
 from .models import ChecklistSection, Decision
 
@@ -109,6 +110,7 @@ def _column(column) -> dict:
                 "reason_en": p.reason("en"),
                 "reason_zh": p.reason("zh"),
                 "evidence": list(p.evidence),
+                "facts": [fact_json(f) for f in p.facts],
             }
             for p in column.pitfalls
         ],
@@ -258,6 +260,7 @@ def _memo_column(entry: dict, zh: bool, sections: list[dict]) -> dict:
             {
                 "label": pitfall_label(p["code"]),
                 "reason": p["reason_zh"] if zh else p["reason_en"],
+                "facts": [fact_text(f) for f in p.get("facts", ())],
                 "evidence": p["evidence"],
             }
             for p in entry["pitfalls"]

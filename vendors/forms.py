@@ -104,13 +104,13 @@ class BidForm(forms.ModelForm):
         ]
         widgets = {"proposal_text": forms.Textarea(attrs={"rows": 6})}
 
-    def __init__(self, *args, organisation=None, **kwargs):
+    def __init__(self, *args, organisation=None, procurement=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["vendor"].queryset = Vendor.objects.filter(
             organisation=organisation
         )
         self.fields["vendor"].label = _("Vendor")  # the model's name is not translated
-        self._accelerator_select()
+        self._accelerator_select(procurement)
         if self.instance.pk:
             self.initial["version"] = self.instance.version
             self.initial["frameworks"] = ", ".join(self.instance.frameworks or [])
@@ -119,18 +119,30 @@ class BidForm(forms.ModelForm):
                     sev
                 )
 
-    def _accelerator_select(self) -> None:
+    def _accelerator_select(self, procurement) -> None:
         """The accelerator is chosen by name from the catalog, grouped by vendor (the
-        key is what is posted). Without a loaded catalog the key is typed, as the
-        service then accepts any key."""
-        choices = plan_facts.accelerator_choices()
+        key is what is posted), those buyable in the procurement's region first; a
+        filter box above it (static/js/app.js, ``data-searchable``) narrows the list
+        as the user types. Without a loaded catalog the key is typed, as the service
+        then accepts any key."""
+        choices = plan_facts.accelerator_choices(procurement=procurement)
         if not choices:
             return
         field = self.fields["accelerator"]
         self.fields["accelerator"] = forms.ChoiceField(
             label=field.label,
             choices=[("", _("Choose an accelerator"))] + choices,
-            help_text=_("From the hardware catalog (sizing tab)."),
+            help_text=_(
+                "From the hardware catalog (sizing tab); those buyable in the "
+                "procurement's region are listed first."
+            ),
+            widget=forms.Select(
+                attrs={
+                    "data-searchable": "",
+                    "data-search-placeholder": _("Filter: type a name, e.g. H200"),
+                    "data-search-label": _("Filter the accelerators"),
+                }
+            ),
         )
 
     def clean(self):
@@ -198,7 +210,7 @@ class EvaluationSettingsForm(forms.Form):
     )
     scoring_closed = forms.BooleanField(label=_("Scoring closed"), required=False)
 
-    def __init__(self, *args, organisation=None, **kwargs):
+    def __init__(self, *args, organisation=None, procurement=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["template"].queryset = ChecklistTemplate.objects.filter(
             organisation=organisation

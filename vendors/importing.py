@@ -67,7 +67,8 @@ _CATEGORY_ALIASES = {
     "安装": "installation", "安装实施": "installation", "实施": "installation",
     "支持": "support", "维保": "support", "运维": "support", "技术支持": "support",
     "电力制冷": "power_cooling", "供电制冷": "power_cooling", "电力与制冷": "power_cooling",
-    "培训": "training", "其他": "other", "其它": "other",
+    "培训": "training", "员工培训": "training", "训练": "training",  # earlier label
+    "其他": "other", "其它": "other",
 }  # fmt: skip
 _TRUE = {"yes", "true", "1", "是", "y"}
 _FALSE = {"no", "false", "0", "否", "n"}

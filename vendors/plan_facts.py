@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.utils.translation import gettext as _
+
 from clusterbuy.models import Procurement
 from sizing import services as sizing_services
 from sizing.models import Accelerator
@@ -51,9 +53,33 @@ def accelerator_key_for(text: str) -> str | None:
     return sizing_services.accelerator_key_for(text)
 
 
-def accelerator_choices() -> list[tuple[str, list[tuple[str, str]]]]:
-    """The catalog grouped by vendor for a select: [(vendor, [(key, name)])]."""
-    return sizing_services.accelerator_choices()
+def accelerator_choices(*, procurement=None) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The catalog grouped by vendor for a select: [(vendor, [(key, name)])]. With
+    a ``procurement``, the accelerators buyable in its region (export rules,
+    `sizing.services.buyable_accelerators_for`) come first, by vendor, and the rest
+    in one last group that says they are not."""
+    groups = sizing_services.accelerator_choices()
+    if procurement is None:
+        return groups
+    buyable = set(
+        sizing_services.buyable_accelerators_for(procurement=procurement).values_list(
+            "key", flat=True
+        )
+    )
+    first = [
+        (vendor, [c for c in options if c[0] in buyable]) for vendor, options in groups
+    ]
+    rest = [c for _vendor, options in groups for c in options if c[0] not in buyable]
+    choices = [(vendor, options) for vendor, options in first if options]
+    if rest:
+        region = procurement.get_region_display()
+        choices.append(
+            (
+                _("Not buyable in %(region)s (export rules)") % {"region": region},
+                rest,
+            )
+        )
+    return choices
 
 
 def catalog_loaded() -> bool:

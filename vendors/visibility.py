@@ -40,7 +40,7 @@ from django.utils.translation import gettext_lazy
 from clusterbuy.access import Capability, can, is_technical_evaluator
 from clusterbuy.models import Procurement
 
-from .detectors import Pitfall
+from .detectors import Fact, Pitfall
 from .evaluation import evaluation_settings_for, has_submitted
 from .fields import BID_FIELDS
 from .models import Bid, EvaluationSettings, Vendor
@@ -258,10 +258,28 @@ class Visibility:
         the evidence (snippets of the bid's text; the reasons are ClusterBuy's own
         sentences)."""
         return [
-            replace(p, evidence=tuple(self.redact(e) for e in p.evidence))
+            replace(
+                p,
+                evidence=tuple(self.redact(e) for e in p.evidence),
+                facts=tuple(self._redact_fact(f) for f in p.facts),
+            )
             for p in found
             if not (self.prices_hidden and p.reads_prices)
         ]
+
+    def _redact_fact(self, fact: Fact) -> Fact:
+        """Names in a fact's words (a scheduler, frameworks) are the bid's text."""
+        params = {
+            k: (
+                self.redact(v)
+                if isinstance(v, str)
+                else tuple(self.redact(x) if isinstance(x, str) else x for x in v)
+                if isinstance(v, tuple)
+                else v
+            )
+            for k, v in fact.params.items()
+        }
+        return replace(fact, params=params)
 
 
 def visibility_for(

@@ -50,6 +50,7 @@ from .requirements import (
     requirement_for,
     save_requirement,
     update_workload,
+    usd_in_currency,
 )
 from .summary import (
     MFU_CEILING,
@@ -71,6 +72,7 @@ __all__ = [
     "accelerator_choices",
     "accelerator_key_for",
     "budget_usd",
+    "usd_in_currency",
     "buyable_accelerators_for",
     "catalog_version",
     "check_workload",

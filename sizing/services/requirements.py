@@ -88,6 +88,17 @@ def engine_field(field: str) -> str:
     return name
 
 
+def usd_in_currency(amount_usd: float | None, procurement: Procurement) -> float | None:
+    """A sizing figure in USD (the engine's prices) in the procurement's currency,
+    at ``FX_CNY_PER_USD`` for a CNY procurement: the rate `budget_usd` uses the
+    other way."""
+    if amount_usd is None:
+        return None
+    if procurement.currency == "CNY":
+        return float(amount_usd) * FX_CNY_PER_USD
+    return float(amount_usd)
+
+
 def budget_usd(procurement: Procurement) -> float | None:
     """The procurement's budget ceiling (``budget_max``) in USD, None when not set."""
     if procurement.budget_max is None:

@@ -32,3 +32,46 @@ document.addEventListener("change", function (evt) {
   document.addEventListener("htmx:afterSwap", sync);
   document.addEventListener("DOMContentLoaded", sync);
 })();
+// A select marked data-searchable gets a filter box above it: typing hides the
+// options (and their groups) whose name or key does not contain the text, spaces,
+// hyphens and case aside; one match left is selected.
+(function () {
+  function norm(s) {
+    return (s || "").toLowerCase().replace(/[\s_\-]+/g, "");
+  }
+  function filter(select, text) {
+    var q = norm(text), matches = [];
+    select.querySelectorAll("option").forEach(function (opt) {
+      if (!opt.value) return;
+      var group = opt.parentNode.tagName === "OPTGROUP" ? opt.parentNode.label : "";
+      var shown = !q || norm(opt.text + " " + opt.value + " " + group).indexOf(q) >= 0;
+      opt.hidden = !shown;
+      if (shown) matches.push(opt);
+    });
+    select.querySelectorAll("optgroup").forEach(function (g) {
+      g.hidden = !g.querySelector("option:not([hidden])");
+    });
+    if (q && matches.length === 1 && select.value !== matches[0].value) {
+      select.value = matches[0].value;
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+  }
+  function enhance(select) {
+    if (select.dataset.searchReady) return;
+    select.dataset.searchReady = "1";
+    var box = document.createElement("input");
+    box.type = "search";
+    box.className = "select-search";
+    box.placeholder = select.dataset.searchPlaceholder || "";
+    box.setAttribute("aria-label", select.dataset.searchLabel || box.placeholder);
+    if (select.id) box.setAttribute("aria-controls", select.id);
+    box.addEventListener("input", function () { filter(select, box.value); });
+    select.parentNode.insertBefore(box, select);
+  }
+  function scan(root) {
+    var scope = root && root.querySelectorAll ? root : document;
+    scope.querySelectorAll("select[data-searchable]").forEach(enhance);
+  }
+  document.addEventListener("DOMContentLoaded", function () { scan(document); });
+  document.addEventListener("htmx:load", function (evt) { scan(evt.detail.elt); });
+})();

@@ -74,7 +74,8 @@ class InputSpec:
     range_message: str = ""
     #: The default computed from other (count and choice) inputs when not given.
     derive: Callable[[Mapping[str, Any]], float] | None = None
-    #: How the form and the API describe a derived default.
+    #: A derived default's formula in symbols (the API's help, and the form's
+    #: hover; the form says it in words: ``tco.labels.DERIVED_DEFAULT_WORDS``).
     default_text: str = ""
 
 
@@ -107,9 +108,9 @@ def _residual_from_horizon(values: Mapping[str, Any]) -> float:
 
 
 _CHINA_TARIFF = (
-    "China average industrial tariff ~0.088 USD/kWh (China Briefing, 'China's "
-    "Industrial Power Rates', 2024) x 7.2 = 0.63 CNY/kWh; e.g. Jiangsu 1-10 kV "
-    "agency-purchase tariffs are of this order (indicative, see methodology)"
+    "China's average industrial tariff, about 0.088 USD/kWh in 2024 (see the "
+    "source), × 7.2 CNY per USD = 0.63 CNY/kWh; Jiangsu's 1-10 kV agency-purchase "
+    "tariffs are of this order (indicative, see the methodology)"
 )
 
 # One row per input (kept as a table, not one argument per line): name, kind,
@@ -154,10 +155,10 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "risk premium)",
         "设备采购的资金成本；8 % 是 Barroso 式数据中心 TCO 模型采用的利率"
         "（2025 年中国 5 年期 LPR 为 3.5 %，另加风险溢价）",
-        "reallm Constants.py (Barroso et al., The Datacenter as a Computer); PBOC LPR "
-        "2025-05",
-        "reallm Constants.py（Barroso 等，The Datacenter as a Computer）；"
-        "中国人民银行 LPR，2025-05",
+        "Barroso et al., The Datacenter as a Computer (as used in the reallm TCO "
+        "model); People's Bank of China, Loan Prime Rate, 2025-05",
+        "Barroso 等，The Datacenter as a Computer（reallm TCO 模型采用）；"
+        "中国人民银行贷款市场报价利率（LPR），2025-05",
         bounds=SHARE,
     ),
     InputSpec(
@@ -178,10 +179,10 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
     InputSpec(
         "it_power_kw", "number", 64 * IT_POWER_KW_PER_GPU, "kW", "scope",
         "IT power (kW)", "IT 功率（kW）",
-        "gpu_count x 10.2/8 kW: DGX H100/H200 maximum system power 10.2 kW per 8 "
-        "GPUs; derived from gpu_count when not given",
-        "gpu_count × 10.2/8 kW：DGX H100/H200 整机最大功耗为每 8 块 GPU "
-        "10.2 kW；未填写时按 gpu_count 推算",
+        "Number of GPUs × 10.2/8 kW: DGX H100/H200 maximum system power is 10.2 kW "
+        "per 8 GPUs; derived from the number of GPUs when not given",
+        "GPU 数量 × 10.2/8 kW：DGX H100/H200 整机最大功耗为每 8 块 GPU "
+        "10.2 kW；未填写时按 GPU 数量推算",
         "NVIDIA DGX H100/H200 user guide (2023-2025)",
         "NVIDIA DGX H100/H200 用户指南（2023-2025）",
         bounds=Bounds(0.0, MAX_IT_POWER_KW),
@@ -193,8 +194,8 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "Average load (share of peak power)", "平均负载（占峰值功率比例）",
         "Average power of a training server is about 0.75 x its TDP (90 % CI 0.56-1.0)",
         "训练服务器的平均功耗约为其 TDP 的 0.75 倍（90 % 置信区间 0.56-1.0）",
-        "Epoch AI server_TDP_fraction (2024)",
-        "Epoch AI 模型参数 server_TDP_fraction（2024）",
+        "Epoch AI, training cost model: average server power as a share of TDP (2024)",
+        "Epoch AI 训练成本模型：服务器平均功耗占 TDP 的比例（2024）",
         bounds=Bounds(0.0, 1.0, False, True),
     ),
     InputSpec(
@@ -214,9 +215,8 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "electricity_price_per_kwh", "money", 0.63, "per kWh", "power",
         "Electricity price (per kWh)", "电价（每千瓦时）",
         _CHINA_TARIFF,
-        "中国工业平均电价约 0.088 美元/kWh（China Briefing，"
-        "2024 年中国工业电价报告）× 7.2 = 0.63 元/kWh；例如江苏 1-10 kV 代理购电价格"
-        "即在此量级（参考值，详见方法说明）",
+        "2024 年中国工业平均电价约 0.088 美元/kWh（见来源）× 7.2 元/美元 = "
+        "0.63 元/kWh；江苏 1-10 kV 代理购电价格即在此量级（参考值，详见方法说明）",
         "China Briefing 2024; State Grid tariff tables",
         "China Briefing 2024；国家电网电价表",
         bounds=MONEY,
@@ -308,9 +308,9 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "faulty-GPU interruptions at 6.1 % per GPU-year (upper bound)",
         "GPU 永久性更换率为每年 2.5-6 %，取中值 4 %；Llama 3 训练中"
         "因 GPU 故障导致的中断为每 GPU 年 6.1 %（上限）",
-        "research-viewer GPU failure synthesis (2025); Meta, The Llama 3 Herd of "
+        "Review of published GPU failure rates (2025); Meta, The Llama 3 Herd of "
         "Models (2024-07)",
-        "research-viewer GPU 故障综述（2025）；Meta，"
+        "已发表 GPU 故障率综述（2025）；Meta，"
         "The Llama 3 Herd of Models（2024-07）",
         bounds=SHARE,
     ),
@@ -330,13 +330,14 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
     InputSpec(
         "residual_value_rate", "share", 0.15, "of hardware capex", "finance",
         "Residual value (share of hardware)", "残值（占硬件投资比例）",
-        "(1 - 0.32)^horizon: accelerators lose ~32 % of value a year (0.15 at 5 years, "
-        "0.21 at 4, 0.31 at 3; market 25-35 % after 3 years); derived from the "
-        "horizon when not given",
-        "(1 - 0.32)^周期年数：加速卡每年贬值约 32 %（5 年后残值率 "
+        "(1 − 0.32) to the power of the horizon in years: accelerators lose ~32 % of "
+        "value a year (0.15 at 5 years, 0.21 at 4, 0.31 at 3; market 25-35 % after 3 "
+        "years); derived from the horizon when not given",
+        "(1 − 0.32) 的测算周期年数次方：加速卡每年贬值约 32 %（5 年后残值率 "
         "0.15，4 年 0.21，3 年 0.31；二手市场 3 年后为 25-35 %）；未填写时按周期推算",
-        "Epoch AI economic depreciation 0.14 OOM/yr (2024); v2-pseo GPU TCO (2025)",
-        "Epoch AI 经济折旧每年 0.14 个数量级（2024）；v2-pseo GPU TCO（2025）",
+        "Epoch AI, economic depreciation of 0.14 orders of magnitude a year (2024); "
+        "v2-pseo GPU TCO analysis (2025)",
+        "Epoch AI，经济折旧每年 0.14 个数量级（2024）；v2-pseo GPU TCO 分析（2025）",
         bounds=SHARE,
         derive=_residual_from_horizon,
         default_text="0.68^horizon",
@@ -357,8 +358,8 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "AWS p5 (8 x H100) on-demand after the June 2025 price cut: 6.88 USD/GPU-hour "
         "x 7.2",
         "AWS p5（8 × H100）2025 年 6 月降价后的按需价格：6.88 美元/GPU 小时 × 7.2",
-        "datareceipts 109-gpu-pricing (2025); AWS P5 price cut 2025-06",
-        "datareceipts 109-gpu-pricing（2025）；AWS P5 降价公告，2025-06",
+        "Data Receipts, GPU cloud pricing survey (2025); AWS, P5 price cut, 2025-06",
+        "Data Receipts GPU 云价格调查（2025）；AWS P5 降价公告，2025-06",
         bounds=MONEY,
     ),
     InputSpec(
@@ -368,8 +369,9 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         "consistent with 1-year H100 contracts at 2.35-2.65 USD in 2026",
         "3 年承诺用量：比按需价低 64 %（AWS）：6.88 × 0.36 = 2.48 美元 × 7.2；"
         "与 2026 年 H100 1 年期合约 2.35-2.65 美元的价格相符",
-        "Epoch AI DEFAULT_CUD (2024); SemiAnalysis via secondary sources (2026)",
-        "Epoch AI DEFAULT_CUD（2024）；SemiAnalysis（经二手来源，2026）",
+        "Epoch AI, cloud cost model: 3-year committed-use discount (2024); "
+        "SemiAnalysis via secondary sources (2026)",
+        "Epoch AI 云成本模型：3 年承诺使用折扣（2024）；SemiAnalysis（经二手来源，2026）",
         bounds=MONEY,
     ),
     InputSpec(

@@ -373,3 +373,24 @@ def test_workload_form_offers_the_kv_cache_precision(
     )
     assert 'name="kv_cache_precision"' in html
     assert '<option value="fp8">FP8</option>' in html
+
+
+def test_alternatives_are_priced_in_the_procurements_currency_with_the_rate(
+    client_for, it_lead, procurement, catalog
+):
+    """The engine prices in USD; a CNY procurement sees CNY, converted at the rate
+    shown under the table (issue 13)."""
+    from django.contrib.humanize.templatetags.humanize import intcomma
+
+    assert procurement.currency == "CNY"
+    services.create_workload(procurement=procurement, **TRAIN_7B)
+    client = _english(client_for(it_lead))
+    client.post(f"/procurements/{procurement.pk}/requirements/", REQUIREMENT_POST)
+    plan = SizingPlan.objects.get()
+    first = plan.alternatives[0]
+    html = client.get(f"/procurements/{procurement.pk}/sizing/").content.decode()
+    assert "GPU capex + energy (CNY)" in html
+    assert "GPU capex + energy (USD)" not in html
+    assert "Converted from the catalogue's USD prices at 7.2 CNY per USD." in html
+    cny = intcomma(f"{round(first['total_usd'] * 7.2):d}")
+    assert f'<td class="num">{cny}</td>' in html

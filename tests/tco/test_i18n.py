@@ -1,6 +1,7 @@
 """The TCO pages and PDF in Chinese: the engine's English texts are replaced."""
 
 import html as html_lib
+import re
 
 import pytest
 from django.conf import settings
@@ -143,4 +144,38 @@ def test_preview_names_missing_costs_in_chinese(client_for, it_lead, procurement
     page = response.content.decode()
 
     assert "Installation and commissioning" not in page
-    assert "⚠ 安装与调试" in page
+    # each ⚠ says what it means (the check's message, shown and as the title)
+    assert '<span aria-hidden="true">⚠</span> 安装与调试</span>' in page
+    assert "No installation cost" not in page
+    assert page.count("上架、布线、老化测试和验收通常不是免费的") == 2
+
+
+def test_a_derived_default_is_said_in_words_with_its_symbols_on_hover(
+    client_for, it_lead, procurement
+):
+    page = client_for(it_lead).get(reverse("tco:tab", args=[procurement.pk]))
+    html = page.content.decode()
+    assert 'placeholder="GPU 数量 × 1.275 kW"' in html
+    assert "默认值 GPU 数量 × 1.275 kW：GPU 数量 × 10.2/8 kW" in html_lib.unescape(html)
+    assert (
+        '<code class="formula-symbols" translate="no" title="gpu_count × 1.275" '
+        'tabindex="0">ƒ</code>'
+    ) in html
+    # the key is shown nowhere but in that hover
+    outside_code = re.sub(r"<code[^>]*>.*?</code>", "", html)
+    assert "gpu_count ×" not in outside_code
+    assert "China Briefing" not in html  # the reason cites its source; see the run
+
+
+def test_a_sources_latin_names_are_marked_english_on_a_chinese_page():
+    from django.utils import translation
+
+    from clusterbuy.templatetags.citations import citation
+
+    with translation.override("zh-hans"):
+        assert citation("China Briefing 2024；国家电网电价表") == (
+            '<cite><span lang="en">China Briefing 2024</span>；国家电网电价表</cite>'
+        )
+        assert citation("<表>") == "<cite>&lt;表&gt;</cite>"  # escaped
+    with translation.override("en"):
+        assert citation("China Briefing 2024") == "<cite>China Briefing 2024</cite>"

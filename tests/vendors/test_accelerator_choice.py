@@ -35,7 +35,39 @@ def test_bid_form_offers_the_catalog_by_name_grouped_by_vendor(
     assert '<select name="accelerator"' in html
     assert '<optgroup label="NVIDIA">' in html
     assert '<option value="h200-sxm-141gb">NVIDIA H200 SXM 141GB</option>' in html
-    assert '<optgroup label="AMD">' in html
+    assert "data-searchable" in html  # static/js/app.js adds the filter box
+
+
+def test_bid_form_lists_the_accelerators_buyable_in_the_region_first(
+    catalog, client_for, buyer, procurement
+):
+    """A China procurement: the export-controlled AMD MI300X comes after every
+    buyable one, in a group that says why."""
+    from vendors import plan_facts
+
+    buyable = set(
+        sizing_services.buyable_accelerators_for(procurement=procurement).values_list(
+            "key", flat=True
+        )
+    )
+    assert procurement.region == "cn"
+    assert "h20-sxm-96gb" in buyable and "mi300x-oam-192gb" not in buyable
+    groups = plan_facts.accelerator_choices(procurement=procurement)
+    keys = [key for _group, options in groups for key, _name in options]
+    first_other = min(i for i, key in enumerate(keys) if key not in buyable)
+    assert all(key in buyable for key in keys[:first_other])
+    assert all(key not in buyable for key in keys[first_other:])
+    assert len(keys) == len(set(keys))
+    html = (
+        client_for(buyer)
+        .get(
+            reverse("vendors:bid-create", args=[procurement.pk]),
+            HTTP_ACCEPT_LANGUAGE="en",
+        )
+        .content.decode()
+    )
+    assert "Not buyable in" in html and "(export rules)" in html
+    assert html.index('value="h20-sxm-96gb"') < html.index('value="mi300x-oam-192gb"')
 
 
 def test_bid_form_saves_the_chosen_key_and_refuses_another(

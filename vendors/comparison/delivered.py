@@ -10,7 +10,10 @@ compute from the catalog rows: GPUs x dense BF16 peak.
 
 from __future__ import annotations
 
+from django.utils import translation
+
 from clusterbuy.models import Procurement
+from sizing.input_errors import delivered_error
 
 from .. import plan_facts
 from ..capability import Capability, WorkloadCapability
@@ -100,8 +103,19 @@ def _workload(entry: dict) -> WorkloadCapability:
         required_requests_per_second=entry.get("required_requests_per_second"),
         required_concurrent_requests=entry.get("required_concurrent_requests"),
         meets_latency=entry.get("meets_latency"),
-        error=entry.get("error") or "",
+        **_errors(entry),
     )
+
+
+def _errors(entry: dict) -> dict:
+    """Why the workload could not be sized, in both languages of the notes."""
+    if not entry.get("error"):
+        return {}
+    with translation.override("en"):
+        error = delivered_error(entry)
+    with translation.override("zh-hans"):
+        error_zh = delivered_error(entry)
+    return {"error": error, "error_zh": error_zh}
 
 
 def capability_for(delivered: dict | None) -> Capability | None:

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from ..autoscore import AutoScore, AutoSource
 from .build import build_comparison
 from .labels import compliance_label, pitfall_label, shown_value, status_label
+from .pitfall_texts import fact_text
 from .result import Column, SectionInfo
 
 
@@ -20,8 +21,9 @@ def _number(value) -> str:
 
 
 def evidence_lines(auto: AutoScore, lang: str) -> list[str]:
-    """Why the automatic score is what it is, in ``lang`` (pitfall reasons and their
-    evidence snippets; the compliance items that warn or fail)."""
+    """Why the automatic score is what it is, in ``lang`` (pitfall reasons, the
+    figures behind them and the bid's own words quoted; the compliance items that warn
+    or fail)."""
     if auto.source == AutoSource.PITFALL:
         if not auto.flags:
             return [
@@ -30,7 +32,8 @@ def evidence_lines(auto: AutoScore, lang: str) -> list[str]:
         lines = []
         for flag in auto.flags:
             lines.append(flag.reason(lang))
-            lines += [f"“{e}”" for e in flag.evidence]
+            lines += [fact_text(f) for f in flag.facts]
+            lines += [e if e.startswith("“") else f"“{e}”" for e in flag.evidence]
         return lines
     if not auto.compliance:
         return [

@@ -31,6 +31,8 @@ from .findings import (
     EVIDENCE_KINDS,
     WORKLOAD_KINDS,
     BidFacts,
+    Fact,
+    FactCode,
     LineItemFacts,
     Pitfall,
     PitfallCode,
@@ -44,6 +46,8 @@ from .text import text_similarity
 __all__ = [
     "BidFacts",
     "EVIDENCE_KINDS",
+    "Fact",
+    "FactCode",
     "LineItemFacts",
     "Pitfall",
     "PitfallCode",

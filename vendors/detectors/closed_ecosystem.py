@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .findings import Pitfall, PitfallCode, pitfall
+from .findings import Fact, FactCode, Pitfall, PitfallCode, fact, pitfall
 from .stack import names_a_scheduler, offered_stack
 from .text import is_negated, snippet
 
@@ -40,19 +40,20 @@ def detect_closed_ecosystem(
     if offer.open_scheduler:
         return []
     signals: list[str] = []
+    facts: list[Fact] = []
     if names_a_scheduler(scheduler):
-        signals.append(f"scheduler: {scheduler.strip()}")
+        facts.append(fact(FactCode.SCHEDULER, name=scheduler.strip()))
     for match in _PROPRIETARY.finditer(proposal_text):
         if is_negated(proposal_text, match.start(), match.end()):
             continue  # "no proprietary lock-in", "并非闭源"
         signals.append(
             f"“{match.group(0)}”: {snippet(proposal_text, match.start(), match.end())}"
         )
-    signals.extend(f"not supported: {refused}" for refused in offer.refused)
+    signals.extend(offer.refused)  # “Slurm or Kubernetes”: … does not support …
     offers_open_framework = any(_OPEN_FRAMEWORKS.search(name) for name in frameworks)
     if frameworks and not offers_open_framework:
-        signals.append(f"frameworks: {', '.join(frameworks)}")
-    if not signals:
+        facts.append(fact(FactCode.FRAMEWORKS, names=tuple(frameworks)))
+    if not signals and not facts:
         return []
     return [
         pitfall(
@@ -61,5 +62,6 @@ def detect_closed_ecosystem(
             "other open tooling.",
             "仅提供专有集群软件，未提供 Slurm、Kubernetes 或其他开源工具。",
             *signals,
+            facts=tuple(facts),
         )
     ]

@@ -3,9 +3,11 @@ procurement, and the ``Pitfall`` with its reason in English and Chinese."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
+from typing import Any
 
 from vendors.compliance import PlanNeeds
 
@@ -20,17 +22,51 @@ class PitfallCode(StrEnum):
     CLOSED_ECOSYSTEM = "closed_ecosystem"
 
 
+class FactCode(StrEnum):
+    """What a computed evidence line states (its params in brackets)."""
+
+    GPU_SHARE = "gpu_share"  # share: GPU servers / one-off hardware cost
+    NO_PRICED_LINE = "no_priced_line"  # category: a line category with nothing priced
+    SHORT_OF_PLAN = "short_of_plan"  # item, offered (None: not stated), needed, unit
+    NOT_ADDRESSED = (
+        "not_addressed"  # specific: workload, model_scale, data_volume, location
+    )
+    SIMILAR_TEXT = "similar_text"  # other_bid (1-based), similarity (Jaccard, 0-1)
+    PROMISED_DAYS = "promised_days"  # days
+    LOWER_BOUND_DAYS = "lower_bound_days"  # days
+    SCHEDULER = "scheduler"  # name: the bid's (non-open) scheduler
+    FRAMEWORKS = "frameworks"  # names: the bid's frameworks, none of them open
+
+
+@dataclass(frozen=True)
+class Fact:
+    """An evidence line the detector computed (not the bid's own words): a code and
+    its params, which the app words in the reader's language
+    (``vendors.comparison.pitfall_texts``); ``str()`` is the English for logs and tests."""
+
+    code: FactCode
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        details = ", ".join(f"{k}={v}" for k, v in self.params.items())
+        return f"{self.code}: {details}" if details else str(self.code)
+
+
 @dataclass(frozen=True)
 class Pitfall:
     """``reads_prices``: the finding is computed from the bid's prices (a cost share,
     a category with no priced line), so it is price material a sealed envelope hides
-    from a technical evaluator until they submit (vendors.visibility)."""
+    from a technical evaluator until they submit (vendors.visibility).
+
+    ``evidence``: snippets of the bid's own text (quoted as they are); ``facts``: the
+    figures the detector computed, as codes and params (worded by the app)."""
 
     code: PitfallCode
     reason_en: str
     reason_zh: str
     evidence: tuple[str, ...] = ()
     reads_prices: bool = False
+    facts: tuple[Fact, ...] = ()
 
     def reason(self, lang: str = "en") -> str:
         """The reason in ``lang`` ("zh", "zh-hans", ... give Chinese; else English)."""
@@ -69,7 +105,19 @@ class ProcurementFacts:
 
 
 def pitfall(
-    code: PitfallCode, en: str, zh: str, *evidence: str, reads_prices: bool = False
+    code: PitfallCode,
+    en: str,
+    zh: str,
+    *evidence: str,
+    facts: tuple[Fact, ...] = (),
+    reads_prices: bool = False,
 ) -> Pitfall:
-    """One finding: its reason in English and Chinese, then the evidence lines."""
-    return Pitfall(code, en, zh, tuple(evidence), reads_prices=reads_prices)
+    """One finding: its reason in English and Chinese, then the quoted snippets of
+    the bid's text (``evidence``) and the computed ``facts``."""
+    return Pitfall(
+        code, en, zh, tuple(evidence), reads_prices=reads_prices, facts=tuple(facts)
+    )
+
+
+def fact(code: FactCode, **params: Any) -> Fact:
+    return Fact(code, params)

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from vendors.compliance import PlanNeeds
 
-from .findings import LineItemFacts, Pitfall, PitfallCode, pitfall
+from .findings import FactCode, LineItemFacts, Pitfall, PitfallCode, fact, pitfall
 from .stack import offered_stack
 from .text import format_figure
 
@@ -54,7 +54,7 @@ def detect_gpu_only(
                 f"GPU servers are {share:.0%} of the hardware cost; network and storage "
                 "look under-provisioned for a cluster.",
                 f"GPU 服务器占硬件成本的 {share:.0%}，网络和存储配置可能不足。",
-                f"gpu_servers share of hardware: {share:.3f}",
+                facts=(fact(FactCode.GPU_SHARE, share=round(share, 3)),),
                 reads_prices=True,
             )
         )
@@ -101,7 +101,7 @@ def _missing_supporting_lines(
             _CODE,
             f"GPU servers are priced but there is no {category} line item.",
             f"报价包含 GPU 服务器，但没有{category_zh}分项。",
-            f"{category}: 0 CNY",
+            facts=(fact(FactCode.NO_PRICED_LINE, category=category),),
             reads_prices=True,
         )
         for category, category_zh in _SUPPORTING.items()
@@ -137,25 +137,38 @@ def _plan_shortfalls(
 ) -> list[Pitfall]:
     """One finding per network/storage figure below (or missing against) the plan."""
     shortfalls = (
-        ("network_gbps_per_gpu", "Gb/s per GPU network", "每 GPU 网络带宽 (Gb/s)",
+        ("network_gbps_per_gpu", "network per GPU", "每 GPU 网络带宽", "Gb/s",
          network_gbps_per_gpu, needs.network_gbps_per_gpu),
-        ("storage_tb", "TB storage capacity", "存储容量 (TB)",
+        ("storage_tb", "storage capacity", "存储容量", "TB",
          storage_tb, needs.storage_tb),
-        ("storage_read_gbs", "GB/s storage read throughput", "存储读带宽 (GB/s)",
+        ("storage_read_gbs", "storage read throughput", "存储读带宽", "GB/s",
          storage_read_gbs, needs.storage_read_gbs),
     )  # fmt: skip
     found: list[Pitfall] = []
-    for name, label_en, label_zh, offered, needed in shortfalls:
+    for name, label_en, label_zh, unit, offered, needed in shortfalls:
         if needed > 0 and (offered is None or offered < needed):
-            shown = "not stated" if offered is None else format_figure(offered)
-            shown_zh = "未说明" if offered is None else format_figure(offered)
-            needed_text = format_figure(needed)
+            needed_text = f"{format_figure(needed)} {unit}"
+            if offered is None:
+                en = f"Does not state its {label_en}; the sizing plan needs {needed_text}."
+                zh = f"未说明{label_zh}；方案需要 {needed_text}。"
+            else:
+                shown = f"{format_figure(offered)} {unit}"
+                en = f"Offers {shown} {label_en}; the sizing plan needs {needed_text}."
+                zh = f"{label_zh}报价 {shown}，方案需要 {needed_text}。"
             found.append(
                 pitfall(
                     _CODE,
-                    f"Offers {shown} {label_en}; the sizing plan needs {needed_text}.",
-                    f"{label_zh}：报价 {shown_zh}，方案需要 {needed_text}。",
-                    f"{name}: offered {shown}, needed {needed_text}",
+                    en,
+                    zh,
+                    facts=(
+                        fact(
+                            FactCode.SHORT_OF_PLAN,
+                            item=name,
+                            offered=offered,
+                            needed=needed,
+                            unit=unit,
+                        ),
+                    ),
                 )
             )
     return found

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .findings import EVIDENCE_KINDS, Pitfall, PitfallCode, pitfall
+from .findings import EVIDENCE_KINDS, FactCode, Pitfall, PitfallCode, fact, pitfall
 from .text import (
     clause_after,
     clause_before,
@@ -196,6 +196,8 @@ def _training_faster_than_physics(
         "days.",
         f"承诺 {promised_training_days:g} 天完成训练；该配置的物理下限为 "
         f"{training_days_lower_bound:.1f} 天。",
-        f"promised_training_days: {promised_training_days:g}",
-        f"training_days_lower_bound: {training_days_lower_bound:.2f}",
+        facts=(
+            fact(FactCode.PROMISED_DAYS, days=promised_training_days),
+            fact(FactCode.LOWER_BOUND_DAYS, days=round(training_days_lower_bound, 2)),
+        ),
     )

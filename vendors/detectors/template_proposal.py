@@ -7,7 +7,7 @@ import math
 import re
 from collections.abc import Sequence
 
-from .findings import Pitfall, PitfallCode, pitfall
+from .findings import FactCode, Pitfall, PitfallCode, fact, pitfall
 from .text import shingles, text_similarity
 
 _CODE = PitfallCode.TEMPLATE_PROPOSAL
@@ -36,8 +36,9 @@ _NAME_NOISE = re.compile(r"[\W_]+")
 _ON_PREM = re.compile(r"on[- ]prem|本地|机房|本地化部署|私有化部署", re.IGNORECASE)
 _SHINGLE_CHARS = 4
 
-# (what the procurement states, in English and Chinese, whether the text addresses it)
-Check = tuple[str, str, bool]
+# (what the procurement states: its code, in English and Chinese; whether the text
+# addresses it)
+Check = tuple[str, str, str, bool]
 
 
 def detect_template_proposal(
@@ -96,7 +97,12 @@ def _procurement_checks(
     checks: list[Check] = []
     if workload_kind in _KIND_WORDS:
         checks.append(
-            ("workload", "工作负载类型", bool(_KIND_WORDS[workload_kind].search(text)))
+            (
+                "workload",
+                "workload",
+                "工作负载类型",
+                bool(_KIND_WORDS[workload_kind].search(text)),
+            )
         )
     if model_names or model_params_b:
         compact = _NAME_NOISE.sub("", lowered)
@@ -108,32 +114,34 @@ def _procurement_checks(
         scaled = model_params_b is not None and any(
             _close(count, model_params_b) for count in _param_counts_b(text)
         )
-        checks.append(("model scale", "模型规模", named or scaled))
+        checks.append(("model_scale", "model scale", "模型规模", named or scaled))
     if data_tb:
         stated = any(_close(volume, data_tb) for volume in _data_tbs(text))
-        checks.append(("data volume", "数据量", stated))
+        checks.append(("data_volume", "data volume", "数据量", stated))
     if location:
         here = any(part in lowered for part in _place_names(location)) or bool(
             _ON_PREM.search(text)
         )
-        checks.append(("location", "部署地点", here))
+        checks.append(("location", "location", "部署地点", here))
     return checks
 
 
 def _unaddressed_specifics(
     checks: Sequence[Check], *, min_addressed_share: float
 ) -> list[Pitfall]:
-    missing = [(en, zh) for en, zh, addressed in checks if not addressed]
+    missing = [(code, en, zh) for code, en, zh, addressed in checks if not addressed]
     if not checks or (len(checks) - len(missing)) / len(checks) >= min_addressed_share:
         return []
-    en_list = ", ".join(en for en, _ in missing)
-    zh_list = "、".join(zh for _, zh in missing)
+    en_list = ", ".join(en for _, en, _ in missing)
+    zh_list = "、".join(zh for _, _, zh in missing)
     return [
         pitfall(
             _CODE,
             f"The proposal does not address this procurement's {en_list}.",
             f"方案未涉及本次采购的{zh_list}。",
-            *(f"missing: {en}" for en, _ in missing),
+            facts=tuple(
+                fact(FactCode.NOT_ADDRESSED, specific=code) for code, _, _ in missing
+            ),
         )
     ]
 
@@ -161,7 +169,13 @@ def _copied_texts(
                     f"The proposal text is {similarity:.0%} identical to another "
                     f"bid's (other bid {index}).",
                     f"方案文本与另一份投标（第 {index} 份）的相似度为 {similarity:.0%}。",
-                    f"other bid {index}: jaccard {similarity:.3f}",
+                    facts=(
+                        fact(
+                            FactCode.SIMILAR_TEXT,
+                            other_bid=index,
+                            similarity=round(similarity, 3),
+                        ),
+                    ),
                 )
             )
     return found

@@ -10,6 +10,7 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from clusterbuy.bounds import (
     FiniteValidator,
@@ -269,7 +270,8 @@ class LineCategory(models.TextChoices):
     INSTALLATION = "installation", _("Installation")
     SUPPORT = "support", _("Support")
     POWER_COOLING = "power_cooling", _("Power and cooling")
-    TRAINING = "training", _("Training")
+    # staff training (培训), not model training (训练)
+    TRAINING = "training", pgettext_lazy("line item category", "Training")
     OTHER = "other", _("Other")
 
 

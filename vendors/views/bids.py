@@ -77,7 +77,10 @@ def bid_form(request, pk, bid_pk=None):
     procurement = access_procurement(request.user, pk, Capability.EDIT_VENDORS)
     bid = bid_or_404(procurement, bid_pk) if bid_pk else None
     form = BidForm(
-        request.POST or None, instance=bid, organisation=procurement.organisation
+        request.POST or None,
+        instance=bid,
+        organisation=procurement.organisation,
+        procurement=procurement,
     )
     if request.method == "POST" and form.is_valid():
         values = form.service_values()

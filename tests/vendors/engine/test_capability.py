@@ -122,3 +122,25 @@ def test_capability_items_come_first_and_the_gpu_count_is_not_an_item():
     )
     assert [i.item for i in items][:3] == ["compute", "memory_fit", "vram_gb_per_gpu"]
     assert "gpu_count" not in {i.item for i in items}
+
+
+def test_a_workload_not_sized_says_why_in_each_language():
+    """The sizing engine's reason comes worded by the app in both languages
+    (vendors.comparison.delivered): the Chinese note carries no English."""
+    cap = Capability(
+        plan_label="64 x H200",
+        offer_label="0 x H200",
+        needed_pflops=63.3,
+        offered_pflops=0.0,
+        workloads=(
+            WorkloadCapability(
+                name="预训练",
+                kind="training",
+                error="No GPUs are left for this workload.",
+                error_zh="没有剩余 GPU 可用于此工作负载。",
+            ),
+        ),
+    )
+    item = compute_item(cap)
+    assert "预训练: not sized (No GPUs are left for this workload.)." in item.note
+    assert "预训练：无法测算（没有剩余 GPU 可用于此工作负载。）。" in item.note_zh

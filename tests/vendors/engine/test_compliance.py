@@ -144,3 +144,12 @@ def test_zero_requirement_passes_even_when_not_offered():
 def test_invalid_inputs_raise_compliance_input_error(needs, offer):
     with pytest.raises(ComplianceInputError):
         check_compliance(needs, offer)
+
+
+def test_power_against_a_plan_of_none_fails_with_a_note_in_each_language():
+    needs = PlanNeeds(**{**NEEDS.__dict__, "it_power_kw": 0})
+    offer = BidOffer(**{**FULL_OFFER.__dict__, "it_power_kw": 12.5})
+    item = next(i for i in check_compliance(needs, offer) if i.item == "it_power_kw")
+    assert item.status == ComplianceStatus.FAIL
+    assert item.note == "Draws 12.5 kW; the site was planned for none."
+    assert item.note_for("zh-hans") == "功耗为 12.5 kW，而场地规划功率为 0。"

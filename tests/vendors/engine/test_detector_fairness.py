@@ -10,6 +10,8 @@ import pytest
 from vendors.compliance import PlanNeeds
 from vendors.detectors import (
     BidFacts,
+    Fact,
+    FactCode,
     LineItemFacts,
     PitfallCode,
     ProcurementFacts,
@@ -352,7 +354,9 @@ def test_an_open_stack_counts_as_software_without_a_licence_line(
 )
 def test_without_an_open_stack_a_missing_software_line_is_flagged(text):
     found = detect_gpu_only(OPEN_SOURCE, proposal_text=text)
-    assert [p.evidence for p in found] == [("software: 0 CNY",)]
+    assert [p.facts for p in found] == [
+        (Fact(FactCode.NO_PRICED_LINE, {"category": "software"}),)
+    ]
 
 
 def test_a_scheduler_picked_for_bare_servers_is_not_a_stack():
@@ -362,7 +366,9 @@ def test_a_scheduler_picked_for_bare_servers_is_not_a_stack():
         i for i in OPEN_SOURCE if i.category in ("gpu_servers", "network", "storage")
     )
     found = detect_gpu_only(hardware, scheduler="slurm", proposal_text="8-GPU servers.")
-    assert [p.evidence for p in found] == [("software: 0 CNY",)]
+    assert [p.facts for p in found] == [
+        (Fact(FactCode.NO_PRICED_LINE, {"category": "software"}),)
+    ]
     assert detect_gpu_only(hardware, proposal_text="Slurm is installed by us.") == []
 
 
@@ -389,18 +395,12 @@ def test_the_stack_lists_what_is_offered_and_what_is_refused():
         (
             "proprietary",
             "Our AcmeOS platform does not support Slurm or Kubernetes.",
-            (
-                "scheduler: proprietary",
-                "not supported: “Slurm or Kubernetes”: latform does not support "
-                "Slurm or Kubernetes.",
-            ),
+            ("“Slurm or Kubernetes”: latform does not support Slurm or Kubernetes.",),
         ),
         (
             "",
             "平台为我司自研，不支持 Slurm 和 Kubernetes。",
-            (
-                "not supported: “Slurm 和 Kubernetes”: 平台为我司自研，不支持 Slurm 和 Kubernetes。",
-            ),
+            ("“Slurm 和 Kubernetes”: 平台为我司自研，不支持 Slurm 和 Kubernetes。",),
         ),
         (
             "",
@@ -410,21 +410,17 @@ def test_the_stack_lists_what_is_offered_and_what_is_refused():
         (
             "proprietary",
             "Slurm and Kubernetes are not supported; jobs run on AcmeOS only.",
-            (
-                "scheduler: proprietary",
-                "not supported: “Slurm and Kubernetes”: Slurm and Kubernetes are not "
-                "supported; jobs",
-            ),
+            ("“Slurm and Kubernetes”: Slurm and Kubernetes are not supported; jobs",),
         ),
         (
             "proprietary",
             "我方平台比 Slurm 调度效率高 30%。",
-            ("scheduler: proprietary",),
+            (),
         ),
         (
             "proprietary",
             "We plan to support Kubernetes in future versions.",
-            ("scheduler: proprietary",),
+            (),
         ),
     ],
 )
@@ -434,6 +430,8 @@ def test_mentioning_slurm_without_offering_it_is_still_closed(
     found = detect_closed_ecosystem(scheduler, (), text)
     assert [p.code for p in found] == [PitfallCode.CLOSED_ECOSYSTEM]
     assert found[0].evidence == evidence
+    named = (Fact(FactCode.SCHEDULER, {"name": scheduler}),) if scheduler else ()
+    assert found[0].facts == named
 
 
 @pytest.mark.parametrize(
@@ -481,7 +479,10 @@ def test_a_storage_rate_is_not_a_data_volume():
     found = detect_template_proposal(
         "Storage reads at 500 TB/s.", data_tb=500, location="Hangzhou"
     )
-    assert found[0].evidence == ("missing: data volume", "missing: location")
+    assert found[0].facts == (
+        Fact(FactCode.NOT_ADDRESSED, {"specific": "data_volume"}),
+        Fact(FactCode.NOT_ADDRESSED, {"specific": "location"}),
+    )
 
 
 @pytest.mark.parametrize(

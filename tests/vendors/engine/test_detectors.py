@@ -5,6 +5,8 @@ import pytest
 from vendors.compliance import PlanNeeds
 from vendors.detectors import (
     BidFacts,
+    Fact,
+    FactCode,
     LineItemFacts,
     Pitfall,
     PitfallCode,
@@ -57,11 +59,12 @@ def test_gpu_only_bid_is_flagged_when_network_lines_are_missing():
 
 def test_gpu_only_flags_every_missing_supporting_category():
     found = detect_gpu_only([_item("gpu_servers", "43200000"), _item("support", "1")])
-    assert [p.evidence for p in found] == [
-        ("network: 0 CNY",),
-        ("storage: 0 CNY",),
-        ("software: 0 CNY",),
+    assert [p.facts for p in found] == [
+        (Fact(FactCode.NO_PRICED_LINE, {"category": "network"}),),
+        (Fact(FactCode.NO_PRICED_LINE, {"category": "storage"}),),
+        (Fact(FactCode.NO_PRICED_LINE, {"category": "software"}),),
     ]
+    assert [p.evidence for p in found] == [(), (), ()]
 
 
 def test_gpu_share_above_ninety_percent_is_flagged_even_with_token_lines():
@@ -74,7 +77,7 @@ def test_gpu_share_above_ninety_percent_is_flagged_even_with_token_lines():
     ]
     found = detect_gpu_only(items)
     assert len(found) == 1
-    assert found[0].evidence == ("gpu_servers share of hardware: 0.956",)
+    assert found[0].facts == (Fact(FactCode.GPU_SHARE, {"share": 0.956}),)
 
 
 def test_balanced_bid_meeting_the_plan_is_not_gpu_only():
@@ -97,12 +100,42 @@ def test_network_and_storage_below_plan_needs_are_flagged():
         storage_read_gbs=None,
         needs=NEEDS,
     )
-    assert [p.evidence for p in found] == [
-        ("network_gbps_per_gpu: offered 100, needed 400",),
-        ("storage_tb: offered 500, needed 1000",),
-        ("storage_read_gbs: offered not stated, needed 128",),
+    short = FactCode.SHORT_OF_PLAN
+    assert [p.facts for p in found] == [
+        (
+            Fact(
+                short,
+                {
+                    "item": "network_gbps_per_gpu",
+                    "offered": 100,
+                    "needed": 400,
+                    "unit": "Gb/s",
+                },
+            ),
+        ),
+        (
+            Fact(
+                short,
+                {"item": "storage_tb", "offered": 500, "needed": 1000, "unit": "TB"},
+            ),
+        ),
+        (
+            Fact(
+                short,
+                {
+                    "item": "storage_read_gbs",
+                    "offered": None,
+                    "needed": 128,
+                    "unit": "GB/s",
+                },
+            ),
+        ),
     ]
-    assert found[0].reason_zh == "每 GPU 网络带宽 (Gb/s)：报价 100，方案需要 400。"
+    assert found[0].reason_zh == "每 GPU 网络带宽报价 100 Gb/s，方案需要 400 Gb/s。"
+    assert found[2].reason_en == (
+        "Does not state its storage read throughput; the sizing plan needs 128 GB/s."
+    )
+    assert found[2].reason_zh == "未说明存储读带宽；方案需要 128 GB/s。"
 
 
 def test_only_the_findings_computed_from_prices_read_prices():
@@ -241,11 +274,9 @@ def test_proposal_addressing_the_procurement_is_not_a_template(text):
 def test_generic_proposal_is_a_template(text):
     found = detect_template_proposal(text, **SPECIFICS)
     assert len(found) == 1
-    assert found[0].evidence == (
-        "missing: workload",
-        "missing: model scale",
-        "missing: data volume",
-        "missing: location",
+    assert found[0].facts == tuple(
+        Fact(FactCode.NOT_ADDRESSED, {"specific": specific})
+        for specific in ("workload", "model_scale", "data_volume", "location")
     )
     assert (
         found[0].reason_zh
@@ -272,7 +303,9 @@ def test_near_identical_chinese_bids_are_flagged_without_word_spaces():
         TAILORED_ZH, other_texts=["完全无关的内容" * 10, other]
     )
     assert len(found) == 1
-    assert found[0].evidence == ("other bid 2: jaccard 0.897",)
+    assert found[0].facts == (
+        Fact(FactCode.SIMILAR_TEXT, {"other_bid": 2, "similarity": 0.897}),
+    )
 
 
 def test_near_identical_english_bids_are_flagged_despite_reflowed_whitespace():
@@ -307,7 +340,7 @@ def test_proprietary_only_cluster_software_is_a_closed_ecosystem(
 ):
     found = detect_closed_ecosystem(scheduler, frameworks, text)
     assert [p.code for p in found] == [PitfallCode.CLOSED_ECOSYSTEM]
-    assert found[0].evidence
+    assert found[0].evidence or found[0].facts
 
 
 @pytest.mark.parametrize(
