@@ -108,7 +108,9 @@ class _BidCosts:
     def fill_in(
         self, category: str, capex_category: str, amount: float, basis: str
     ) -> None:
-        if amount > 0:
+        # Under half a cent is nothing to add: the breakdown shows cents, and a 0.00
+        # hidden cost would be listed without an item of its own.
+        if money(amount) > 0:
             self.pieces.append(
                 _CapexPiece(capex_category, amount, "added", category, basis)
             )
