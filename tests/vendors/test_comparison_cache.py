@@ -2,11 +2,14 @@
 never hands one viewer variant's entry (names, prices) to another."""
 
 from decimal import Decimal
+from io import BytesIO
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from openpyxl import load_workbook
 
 from tests.vendors.test_support import make_bid, make_vendor, three_bids
 from vendors import bids, caching, comparison, evaluation
@@ -101,3 +104,26 @@ def test_sealed_envelope_evaluator_never_gets_prices_from_the_cache(
     sealed = cache.get(key_sealed)
     assert sealed is not None and sealed["result"].prices_hidden
     assert all(c.quoted_total is None for c in sealed["result"].columns)
+
+
+def test_export_from_a_cached_entry_equals_the_fresh_one(
+    client_for, buyer, org, procurement
+):
+    # The stored entry leaves out the table's groups (the page shows the rendered
+    # grid); an export served from it draws them again, to the same workbook cells.
+    three_bids(procurement, org)
+    client = client_for(buyer)
+    url = reverse("vendors:comparison-export", args=[procurement.pk, "xlsx"])
+
+    def cells():
+        response = client.get(url)
+        assert response.status_code == 200
+        book = load_workbook(BytesIO(response.content))
+        return [[c.value for c in row] for ws in book for row in ws.iter_rows()]
+
+    fresh = cells()  # nothing cached: built, groups in hand
+    key = comparison.export_cache_key(procurement=procurement, user=buyer, fmt="xlsx")
+    cache.delete(key)  # the comparison stays cached, the export does not
+    again = cells()
+    assert again == fresh
+    assert any("Promise Corp" in str(v) for row in again for v in row)
