@@ -38,6 +38,7 @@ import re
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 import docx
@@ -48,6 +49,7 @@ from django.core.management import call_command
 from django.db import transaction
 from django.test import override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
 
 from clusterbuy import registry
 from clusterbuy.models import Procurement
@@ -77,7 +79,12 @@ OBJECT_KWARGS = {
     "workload_id": "workload",
     "scenario_id": "scenario",
     "run_id": "run",
+    "inv_pk": "invitation",
+    "q_pk": "question",
 }
+# The supplier portal's routes take a vendor's signed link, not a buyer's session: a
+# vendor sees its own submission there (tests/vendors/test_portal_*.py).
+PORTAL_KWARG = "token"
 COLLECTIONS = {
     "procurements": "procurement",
     "bids": "bid",
@@ -91,6 +98,8 @@ COLLECTIONS = {
     "runs": "run",
     "accelerators": "accelerator_key",
     "model-presets": "model_preset_key",
+    "invitations": "invitation",
+    "questions": "question",
 }
 PK_BY_URL_NAME = {  # `pk` of routes whose path does not say what it names
     "api-procurement-stage": "procurement",
@@ -118,7 +127,7 @@ def world(django_db_setup, django_db_blocker):
 def _load_world() -> dict:
     from sizing.models import ModelPreset, SizingPlan, Workload
     from tco.models import TcoRun, TcoScenario
-    from vendors.models import Bid, ChecklistTemplate
+    from vendors.models import Bid, ChecklistTemplate, Invitation, RfpQuestion
 
     call_command("load_catalog", verbosity=0)
     call_command("load_demo", verbosity=0)
@@ -131,8 +140,24 @@ def _load_world() -> dict:
         buyer=users["demo-buyer"],
         admin=users["demo-admin"],
     )
+    # An RFP invitation of a spotted vendor, whose question names it: the buyer's
+    # invitations page, questions and their API must not name it to a blind viewer.
+    zebra = next(b.vendor for b in spotted["bids"] if b.vendor.name == ZEBRA)
+    invitation = Invitation.objects.create(
+        procurement=procurement,
+        vendor=zebra,
+        email="bids@zebracorp.example",
+        expires_at=timezone.now() + timedelta(days=30),
+    )
+    question = RfpQuestion.objects.create(
+        procurement=procurement,
+        invitation=invitation,
+        question=f"{ZEBRA} asks: may {ZEBRA} offer liquid cooling?",
+    )
     common = {
         "procurement": procurement,
+        "invitation": invitation,
+        "question": question,
         "workload": Workload.objects.filter(procurement=procurement).first(),
         "sizing_plan": SizingPlan.objects.filter(procurement=procurement).first(),
         "scenario": TcoScenario.objects.filter(procurement=procurement).first(),
@@ -387,8 +412,8 @@ def page_urls(world) -> list[str]:
     for route, name, kwargs in _patterns(get_resolver()):
         if route.startswith(("admin/", "api/")) or name in SKIPPED_ROUTES:
             continue
-        if "format" in kwargs:
-            continue  # `.json` suffixes repeat a route
+        if "format" in kwargs or PORTAL_KWARG in kwargs:
+            continue  # `.json` suffixes repeat a route; the portal is a vendor's
         for context in world["contexts"]:
             choices = [[{}]]
             for kwarg in kwargs:
@@ -412,7 +437,7 @@ def api_urls(world, schema: dict) -> list[str]:
     """Every path of the OpenAPI schema with a GET, filled from each context."""
     urls: dict[str, None] = {}
     for path, operations in schema["paths"].items():
-        if "get" not in operations:
+        if "get" not in operations or f"{{{PORTAL_KWARG}}}" in path:
             continue
         params = re.findall(r"{(\w+)}", path)
         for context in world["contexts"]:

@@ -107,9 +107,11 @@ class ComparisonView(ProcurementScopedMixin, APIView):
 
     @extend_schema(responses=ComparisonEntrySerializer(many=True))
     def get(self, request, procurement_pk):
-        result = comparison.build_comparison(
+        # The page's cached comparison (same key: data version, language, viewer
+        # variant), so the API and the page agree and neither builds it twice.
+        result = comparison.comparison_context(
             procurement=self.procurement(), user=request.user
-        )
+        )["result"]
         return Response(comparison.comparison_json(result))
 
 

@@ -243,8 +243,9 @@ class QuestionListView(RfpScopedMixin, APIView):
 
     @extend_schema(responses=QuestionSerializer(many=True))
     def get(self, request, procurement_pk):
-        rows = answers.questions_for_buyer(self.procurement())
-        context = {"blind": self.visibility().blind}
+        shown = self.visibility()
+        rows = answers.questions_for_buyer(self.procurement(), shown)
+        context = {"blind": shown.blind}
         return Response(QuestionSerializer(rows, many=True, context=context).data)
 
 

@@ -4,7 +4,6 @@ the buyer may know it, the vendors never see it) and answering them once for all
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -15,13 +14,19 @@ from clusterbuy.services import ServiceError
 
 from ..audit import record_audit
 from ..models import AuditAction, RfpQuestion
+from ..visibility import Visibility
 
 
-def questions_for_buyer(procurement: Procurement) -> QuerySet[RfpQuestion]:
-    """Every question of the procurement's RFP, oldest first, with the asking vendor."""
-    return RfpQuestion.objects.filter(procurement=procurement).select_related(
+def questions_for_buyer(
+    procurement: Procurement, shown: Visibility
+) -> list[RfpQuestion]:
+    """Every question of the procurement's RFP, oldest first, with the asking vendor;
+    under blind grading the bidders' names in the questions and answers read
+    "[vendor]" (`Visibility.redact`: a vendor's question can name it)."""
+    rows = RfpQuestion.objects.filter(procurement=procurement).select_related(
         "invitation__vendor", "answered_by"
     )
+    return shown.mask_rows(rows, ("question", "answer"))
 
 
 @transaction.atomic

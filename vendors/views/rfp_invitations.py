@@ -63,7 +63,7 @@ def _page(request, procurement, form=None):
             "form": form
             or InvitationForm(organisation=procurement.organisation, editable=can_edit),
             "can_edit": can_edit,
-            "questions": answers.questions_for_buyer(procurement),
+            "questions": answers.questions_for_buyer(procurement, shown),
             "answer_form": AnswerForm(),
             "deadline_passed": bool(rfp and rfp.deadline and rfp.deadline < now),
             "open_refusal": opening.opening_refusal(rfp, user, now=now),
