@@ -10,7 +10,6 @@ evidence and the questions (`questions.questions_for`); never another vendor's.
 from __future__ import annotations
 
 import functools
-import importlib
 import math
 
 from django.contrib import messages
@@ -21,10 +20,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from ..rfp.pack import UnknownPackFormat, rfp_pack
 from . import questions, submissions
 from .feedback import shown_feedback
 from .forms import EvidenceForm, QuestionForm, SubmissionForm, initial_from
-from .summary import PACK_FORMATS, pack_available, rfp_summary
+from .summary import PACK_FORMATS, rfp_summary
 from .throttle import portal_wait_s
 from .tokens import PortalLinkError, invitation_for
 
@@ -89,7 +89,7 @@ def _home_context(invitation, token: str, **forms) -> dict:
     return {
         "token": token,
         "rfp": rfp_summary(invitation),
-        "pack_formats": PACK_FORMATS if pack_available() else (),
+        "pack_formats": PACK_FORMATS,
         "versions": [(v, shown_feedback(v.feedback)) for v in versions],
         "latest": latest,
         "evidence": submissions.evidence_of(invitation),
@@ -180,14 +180,15 @@ def portal_question(request, invitation, *, token):
 @require_GET
 @portal_page
 def portal_pack(request, invitation, fmt: str, *, token):
-    """The RFP pack in the reader's language (`vendors.rfp.pack`, built by the RFP
-    side; 404 until it is installed)."""
-    if fmt not in PACK_FORMATS or not pack_available():
+    """The RFP pack in the reader's language, the buyer's own (`vendors.rfp.pack`)."""
+    if fmt not in PACK_FORMATS:
         raise Http404("no such RFP format")
-    pack = importlib.import_module("vendors.rfp.pack")
-    data, content_type, filename = pack.rfp_pack(
-        invitation.procurement, fmt, language=get_language()
-    )
+    try:
+        data, content_type, filename = rfp_pack(
+            invitation.procurement, fmt, language=get_language() or "en"
+        )
+    except UnknownPackFormat:
+        raise Http404("no such RFP format") from None
     response = HttpResponse(data, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
