@@ -133,20 +133,34 @@ def portal_submit(request, invitation, *, token):
     return redirect("vendors:portal", token=token)
 
 
+def _form_post(request, invitation, token, form, *, key: str, field: str, act, done):
+    """A portal form: on a valid form the service call (``act`` with the field's
+    value), its refusal shown as the field's error; the home page again on failure."""
+    if form.is_valid():
+        try:
+            act(form.cleaned_data[field])
+        except submissions.PortalError as error:
+            form.add_error(field, error.message)
+        else:
+            messages.success(request, done)
+            return redirect("vendors:portal", token=token)
+    context = _home_context(invitation, token, **{key: form})
+    return render(request, "vendors/portal/home.html", context, status=400)
+
+
 @require_POST
 @portal_page
 def portal_evidence_add(request, invitation, *, token):
-    form = EvidenceForm(request.POST, request.FILES)
-    if form.is_valid():
-        try:
-            submissions.add_evidence(invitation, form.cleaned_data["file"])
-        except submissions.PortalError as error:
-            form.add_error("file", error.message)
-        else:
-            messages.success(request, _("File attached."))
-            return redirect("vendors:portal", token=token)
-    context = _home_context(invitation, token, evidence_form=form)
-    return render(request, "vendors/portal/home.html", context, status=400)
+    return _form_post(
+        request,
+        invitation,
+        token,
+        EvidenceForm(request.POST, request.FILES),
+        key="evidence_form",
+        field="file",
+        act=lambda file: submissions.add_evidence(invitation, file),
+        done=_("File attached."),
+    )
 
 
 @require_POST
@@ -164,17 +178,16 @@ def portal_evidence_remove(request, invitation, evidence_pk: int, *, token):
 @require_POST
 @portal_page
 def portal_question(request, invitation, *, token):
-    form = QuestionForm(request.POST)
-    if form.is_valid():
-        try:
-            questions.ask_question(invitation, form.cleaned_data["question"])
-        except submissions.PortalError as error:
-            form.add_error("question", error.message)
-        else:
-            messages.success(request, _("Question sent to the buyer."))
-            return redirect("vendors:portal", token=token)
-    context = _home_context(invitation, token, question_form=form)
-    return render(request, "vendors/portal/home.html", context, status=400)
+    return _form_post(
+        request,
+        invitation,
+        token,
+        QuestionForm(request.POST),
+        key="question_form",
+        field="question",
+        act=lambda text: questions.ask_question(invitation, text),
+        done=_("Question sent to the buyer."),
+    )
 
 
 @require_GET
