@@ -77,7 +77,12 @@ OBJECT_KWARGS = {
     "workload_id": "workload",
     "scenario_id": "scenario",
     "run_id": "run",
+    "inv_pk": "invitation",
+    "q_pk": "question",
 }
+# The supplier portal's credential is its signed link, not a membership or a role:
+# those routes are proven in tests/vendors/test_portal_*.py.
+TOKEN_KWARG = "token"
 COLLECTIONS = {
     "procurements": "procurement",
     "bids": "bid",
@@ -118,7 +123,8 @@ def world(django_db_setup, django_db_blocker):
 def _load_world() -> dict:
     from sizing.models import ModelPreset, SizingPlan, Workload
     from tco.models import TcoRun, TcoScenario
-    from vendors.models import Bid, ChecklistTemplate
+    from vendors.models import Bid, ChecklistTemplate, RfpQuestion
+    from vendors.portal import invitations
 
     call_command("load_catalog", verbosity=0)
     call_command("load_demo", verbosity=0)
@@ -131,8 +137,21 @@ def _load_world() -> dict:
         buyer=users["demo-buyer"],
         admin=users["demo-admin"],
     )
+    # An invited vendor whose name the leak detector knows (SPOTTED), and its question.
+    invitation = invitations.invite(
+        procurement,
+        users["demo-admin"],
+        vendor_name="Quokka Invited Ltd",
+        email="rfp@invited.example",
+        request_base_url="http://testserver/",
+    )
+    question = RfpQuestion.objects.create(
+        procurement=procurement, invitation=invitation, question="Walk check?"
+    )
     common = {
         "procurement": procurement,
+        "invitation": invitation,
+        "question": question,
         "workload": Workload.objects.filter(procurement=procurement).first(),
         "sizing_plan": SizingPlan.objects.filter(procurement=procurement).first(),
         "scenario": TcoScenario.objects.filter(procurement=procurement).first(),
@@ -387,8 +406,8 @@ def page_urls(world) -> list[str]:
     for route, name, kwargs in _patterns(get_resolver()):
         if route.startswith(("admin/", "api/")) or name in SKIPPED_ROUTES:
             continue
-        if "format" in kwargs:
-            continue  # `.json` suffixes repeat a route
+        if "format" in kwargs or TOKEN_KWARG in kwargs:
+            continue  # `.json` suffixes repeat a route; the portal: see TOKEN_KWARG
         for context in world["contexts"]:
             choices = [[{}]]
             for kwarg in kwargs:
@@ -415,6 +434,8 @@ def api_urls(world, schema: dict) -> list[str]:
         if "get" not in operations:
             continue
         params = re.findall(r"{(\w+)}", path)
+        if TOKEN_KWARG in params:
+            continue
         for context in world["contexts"]:
             url = path
             for param in params:
