@@ -43,7 +43,7 @@ from clusterbuy.models import Procurement
 from .detectors import Fact, Pitfall
 from .evaluation import evaluation_settings_for, has_submitted
 from .fields import BID_FIELDS
-from .models import Bid, EvaluationSettings, Vendor
+from .models import Bid, EvaluationSettings, Invitation, Vendor
 
 # Words too common in company names to identify one ("Quokka Systems Ltd" is found by
 # "Quokka"; "Systems" alone says nothing and would blank ordinary prose).
@@ -116,16 +116,19 @@ def viewer_variant(
 
 
 def visible_vendors(user) -> QuerySet[Vendor]:
-    """The user's organisation's vendors, less those with a bid in a procurement that
-    is blind to the user (`viewer_variant`'s first half, as a query)."""
+    """The user's organisation's vendors, less those with a bid in, or an RFP
+    invitation to, a procurement that is blind to the user (`viewer_variant`'s first
+    half, as a query)."""
     vendors = Vendor.objects.for_user(user)
     if can(user, Capability.EDIT_VENDORS):
         return vendors
-    blind_bids = Bid.objects.filter(
-        procurement__evaluation_settings__blind_grading=True,
-        procurement__evaluation_settings__scoring_closed=False,
-    )
-    return vendors.exclude(pk__in=blind_bids.values("vendor_id"))
+    blind = {
+        "procurement__evaluation_settings__blind_grading": True,
+        "procurement__evaluation_settings__scoring_closed": False,
+    }
+    return vendors.exclude(
+        pk__in=Bid.objects.filter(**blind).values("vendor_id")
+    ).exclude(pk__in=Invitation.objects.filter(**blind).values("vendor_id"))
 
 
 def name_fragments(name: str) -> list[str]:

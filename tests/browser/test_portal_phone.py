@@ -37,6 +37,7 @@ def portal_url(transactional_db):
         procurement=procurement,
         deadline=timezone.now() + datetime.timedelta(days=3),
         instructions="Quote FOB Shanghai. " * 20,
+        publish_weights=True,
     )
     invitation = invite(procurement, make_vendor(org, "Quokka Systems"))
     RfpQuestion.objects.create(
@@ -74,6 +75,7 @@ def test_portal_fits_a_phone_and_takes_a_revision(
     page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
     page.goto(url)
     _assert_fits(page)
+    assert page.locator("dl.weights dt").count() >= 4  # published weights fit too
     page.select_option("#id_accelerator", "h100-sxm-80gb")
     page.fill("#id_gpu_count", "64")
     page.select_option("#id_scheduler", "slurm")

@@ -128,6 +128,7 @@ def _load_world() -> dict:
     from sizing.models import ModelPreset, SizingPlan, Workload
     from tco.models import TcoRun, TcoScenario
     from vendors.models import Bid, ChecklistTemplate, Invitation, RfpQuestion
+    from vendors.portal import invitations
 
     call_command("load_catalog", verbosity=0)
     call_command("load_demo", verbosity=0)
@@ -153,6 +154,15 @@ def _load_world() -> dict:
         procurement=procurement,
         invitation=invitation,
         question=f"{ZEBRA} asks: may {ZEBRA} offer liquid cooling?",
+    )
+    # An invited vendor with no bid, whose name the leak detector knows (SPOTTED):
+    # the vendor directory must not list it to a blind viewer either.
+    invitations.invite(
+        procurement,
+        users["demo-admin"],
+        vendor_name="Quokka Invited Ltd",
+        email="rfp@invited.example",
+        request_base_url="http://testserver/",
     )
     common = {
         "procurement": procurement,

@@ -206,8 +206,9 @@ def test_missing_items_are_listed(invitation):
     assert "No line items: upload the bid template filled in." in messages
 
 
-def test_plan_minimums_not_met_are_listed(monkeypatch, invitation):
-    monkeypatch.setattr(plan_facts, "plan_summary", lambda *, procurement: PLAN)
+def test_plan_minimums_not_met_are_listed_in_the_packs_words(monkeypatch, invitation):
+    plan = {**PLAN, "accelerator_name": "NVIDIA H100 SXM5 80GB"}
+    monkeypatch.setattr(plan_facts, "plan_summary", lambda *, procurement: plan)
     submission = _submit(invitation, storage_tb=300, network_gbps_per_gpu=200)
     short = {
         m["item"]: m
@@ -220,12 +221,35 @@ def test_plan_minimums_not_met_are_listed(monkeypatch, invitation):
         500,
         300,
     )
+    # the pack's own label and stated requirement, kept in both languages
+    assert short["storage_tb"]["stated"] == ["≥ 500 TB", "≥ 500 TB"]
+    assert short["network_gbps_per_gpu"]["stated"][0] == "≥ 400 Gb/s"
     with translation.override("en"):
         shown = feedback.missing_message(short["storage_tb"])
-    assert shown == "Storage capacity (fail): 40% below the plan (300 vs 500 TB)."
+    assert shown == (
+        "Storage capacity (fail): the RFP requires ≥ 500 TB; "
+        "40% below the plan (300 vs 500 TB)."
+    )
     with translation.override("zh-hans"):
         shown = feedback.missing_message(short["storage_tb"])
+    assert "≥ 500 TB" in shown
     assert shown.endswith("比方案低 40%（300 对 500 TB）。")
+
+
+def test_feedback_kept_before_the_packs_wording_still_reads(invitation):
+    entry = {
+        "code": "plan_minimum",
+        "item": "storage_tb",
+        "status": "warn",
+        "required": 500,
+        "offered": 480,
+        "unit": "TB",
+        "note": ["", ""],
+    }
+    with translation.override("en"):
+        assert feedback.missing_message(entry) == (
+            "Storage capacity (warning): the RFP requires 500 TB, offered 480 TB."
+        )
 
 
 def test_evidence_is_checked_by_content_size_and_count(settings, invitation):

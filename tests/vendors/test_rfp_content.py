@@ -155,3 +155,21 @@ def test_without_a_plan_the_pack_says_so(db, procurement):
     assert content["minimums"] == []
     assert content["plan_message"].startswith("尚无配置方案")
     assert content["workloads"] == []
+
+
+def test_the_pack_asks_what_the_comparison_checks(rfp_plan, procurement):
+    """Every infrastructure minimum is the `PlanNeeds` figure the comparison (and
+    the portal's feedback) holds a bid to, with the same direction of comparison."""
+    from vendors.comparison.checks import plan_needs
+    from vendors.compliance import _AT_LEAST
+
+    needs = plan_needs(sizing_services.plan_summary(procurement=procurement))
+    with translation.override("en"):
+        rows = _minimums(rfp_content(procurement))
+    for code, unit in _AT_LEAST:
+        assert rows[code]["comparison"] == AT_LEAST
+        assert rows[code]["unit"] == unit
+        assert rows[code]["value"] == pytest.approx(getattr(needs, code), abs=1e-4)
+    assert rows["it_power_kw"]["comparison"] == AT_MOST
+    assert rows["it_power_kw"]["value"] == pytest.approx(needs.it_power_kw)
+    assert rows["cooling"]["value"] == "Air" and needs.cooling == "air"

@@ -218,8 +218,53 @@ def test_after_opening_the_page_and_api_list_every_version_with_its_bid(
         "invitation": made["invitations"][LATE].pk,
         "vendor": {"id": made["invitations"][LATE].vendor_id, "name": LATE},
         "bid": None,
+        "revoked": False,
         "versions": [],
     }
+
+
+def test_a_revoked_invitation_is_not_opened_and_is_named(
+    api_for, client_for, procurement, admin_user, buyer
+):
+    from vendors.portal.invitations import revoke
+
+    made = sealed_rfp(procurement)
+    quokka_invitation = made["invitations"][QUOKKA]
+    revoke(quokka_invitation, buyer)  # it had submitted version 1
+    result = opening.open_submissions(procurement, admin_user)
+
+    assert [b.vendor.name for b in result.bids] == [ZEBRA]
+    assert result.submissions == 2  # Zebra's two versions, not Quokka's
+    assert result.revoked_not_opened == [QUOKKA]
+    assert result.without_submission == [LATE]
+    assert not Bid.objects.filter(vendor__name=QUOKKA).exists()
+    assert Submission.objects.get(invitation=quokka_invitation).bid_id is None
+    entry = AuditEntry.objects.get(action=AuditAction.OPENING, target="opened")
+    recorded = json.loads(entry.new_value)
+    assert recorded["revoked_not_opened"] == [QUOKKA]
+    assert (recorded["invitations"], recorded["bids"], recorded["submissions"]) == (
+        3,
+        1,
+        2,
+    )
+
+    page = reverse("vendors:rfp-invitations", args=[procurement.pk])
+    html = client_for(buyer).get(page, **EN).content.decode()
+    row = html[html.index('<tr class="revoked">') :].split("</tr>", 1)[0]
+    assert QUOKKA in row and "revoked, not opened" in row
+    # Zebra's version 1 and Quokka's were sent at the same minute: shown once
+    with translation.override("en"):
+        assert html.count(date_format(made["times"][2], "SHORT_DATETIME_FORMAT")) == 1
+    zh = client_for(buyer).get(page, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "已吊销，未开标" in zh
+    data = (
+        api_for(buyer)
+        .get(f"/api/v1/procurements/{procurement.pk}/rfp/submissions/")
+        .json()
+    )
+    by_vendor = {row["vendor"]["name"]: row for row in data}
+    assert by_vendor[QUOKKA]["revoked"] is True
+    assert (by_vendor[QUOKKA]["bid"], by_vendor[QUOKKA]["versions"]) == (None, [])
 
 
 def test_a_submission_after_the_deadline_is_not_opened(procurement, admin_user):

@@ -44,6 +44,24 @@ def test_a_blind_evaluator_cannot_open_the_page_of_a_vendor_that_bid(
     )
 
 
+def test_a_vendor_invited_to_a_blind_procurement_is_not_in_the_directory(
+    client_for, procurement, it_lead, buyer, sealed
+):
+    from vendors.portal.invitations import invite
+
+    invitation = invite(
+        procurement,
+        buyer,
+        vendor_name="Wombat Invited Ltd",
+        email="rfp@wombat.example",
+        request_base_url="http://testserver/",
+    )
+    assert invitation.vendor not in visibility.visible_vendors(it_lead)
+    assert invitation.vendor in visibility.visible_vendors(buyer)
+    status, html = _html(client_for(it_lead), reverse("vendors:vendor-list"))
+    assert status == 200 and "Wombat" not in html
+
+
 def test_a_blind_evaluator_gets_no_case_studies_or_bid_ids_of_a_vendor_that_bid(
     api_for, it_lead, buyer, sealed
 ):

@@ -6,7 +6,6 @@ Under blind grading a role that does not manage vendors gets no vendor names her
 
 from __future__ import annotations
 
-from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
@@ -137,6 +136,9 @@ class OpenedInvitationSerializer(serializers.Serializer):
     bid = serializers.IntegerField(
         allow_null=True, help_text="the bid opened from the latest version"
     )
+    revoked = serializers.BooleanField(
+        help_text="withdrawn by the buyer: not opened, its versions stay sealed"
+    )
     versions = VersionSerializer(many=True, help_text="newest first")
 
 
@@ -149,6 +151,10 @@ class OpeningSerializer(serializers.Serializer):
     submissions = serializers.IntegerField(help_text="versions read at the opening")
     without_submission = serializers.ListField(
         child=serializers.CharField(), help_text="vendors that submitted nothing"
+    )
+    revoked_not_opened = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="vendors whose invitation was revoked: not opened",
     )
 
 
@@ -287,15 +293,13 @@ class SubmissionListView(RfpScopedMixin, APIView):
                 status=status.HTTP_409_CONFLICT,
             )
         self.refuse_when_blind()
-        newest_first = Submission.objects.order_by("-version")
-        rows = (
-            Invitation.objects.filter(procurement=procurement)
-            .select_related("vendor")
-            .prefetch_related(Prefetch("submissions", queryset=newest_first))
+        opened = opening.opened_versions(procurement)
+        rows = Invitation.objects.filter(procurement=procurement).select_related(
+            "vendor"
         )
         out = []
-        for invitation in rows:
-            versions = list(invitation.submissions.all())
+        for invitation in rows.order_by("id"):
+            versions = opened.get(invitation.pk, [])
             invitation.versions = versions
             invitation.bid = versions[0].bid_id if versions else None
             out.append(invitation)
@@ -323,5 +327,6 @@ class OpenView(RfpScopedMixin, APIView):
                 "bids": [bid.pk for bid in result.bids],
                 "submissions": result.submissions,
                 "without_submission": result.without_submission,
+                "revoked_not_opened": result.revoked_not_opened,
             }
         )

@@ -93,15 +93,25 @@ class PortalFileUploadSerializer(serializers.Serializer):
 
 
 class PortalRequirementSerializer(serializers.Serializer):
-    item = serializers.CharField()
+    """One of the plan's minimums, as the RFP pack states it."""
+
+    code = serializers.CharField()
     label = serializers.CharField()
-    text = serializers.CharField()
+    shown = serializers.CharField(help_text='the requirement as stated: "≥ 500 TB"')
+    basis = serializers.CharField()
+
+
+class PortalWeightSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    title = serializers.CharField()
+    weight_percent = serializers.FloatField()
 
 
 class PortalRfpSummarySerializer(serializers.Serializer):
     procurement = serializers.CharField()
     vendor = serializers.CharField()
     deadline = serializers.DateTimeField(allow_null=True)
+    deadline_shown = serializers.CharField(help_text="local time with its time zone")
     open_for_submissions = serializers.BooleanField()
     window_code = serializers.CharField(
         help_text='"" while open; late, opened or no_deadline'
@@ -109,7 +119,10 @@ class PortalRfpSummarySerializer(serializers.Serializer):
     window_message = serializers.CharField()
     questions_open = serializers.BooleanField()
     instructions = serializers.CharField()
+    plan_message = serializers.CharField(help_text='"" when the plan is computed')
     requirements = PortalRequirementSerializer(many=True)
+    weights_published = serializers.BooleanField()
+    weights = PortalWeightSerializer(many=True, help_text="empty unless published")
     link_expires_at = serializers.DateTimeField()
 
 

@@ -10,9 +10,11 @@ feedback reads the same in either language long after it was given:
   against the catalog row of the offered accelerator, the comparison's own check
   (`vendors.comparison.claims`);
 - ``missing``: figures the RFP asks for that are not stated, no line items, no
-  proposal, and the plan's minimums not met (`vendors.comparison.checks.compliance_for`
-  with what the offer delivers, `vendors.comparison.delivered`), judged on an unsaved
-  `Bid` built from the fields: nothing here writes a bid.
+  proposal, and the pack's minimums not met (`vendors.rfp.content.plan_minimums`,
+  judged by `vendors.comparison.checks.compliance_for` with what the offer delivers,
+  `vendors.comparison.delivered`, on the same plan figures), each worded with the
+  pack's label and stated requirement, judged on an unsaved `Bid` built from the
+  fields: nothing here writes a bid.
 
 ``complete`` is False when the workbook could not be imported: the version is stored
 (so the vendor sees why) but has no line items.
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import translation
 from django.utils.text import capfirst
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -38,6 +41,8 @@ from ..fields import BID_FIELDS
 from ..import_errors import row_error_sentence
 from ..importing import RowError
 from ..models import Bid
+from ..rfp.content import plan_minimums
+from ..rfp.facts import rfp_facts
 from ..spec_claims import BidSpec, ClaimStatus, check_spec_claims, datasheet_from_row
 
 #: The figures an RFP answer is expected to state (the plan's minimums are judged on
@@ -74,23 +79,19 @@ def build_feedback(
     """The feedback of one submission (``values``: the validated bid fields, proposal
     text included, as Python values)."""
     bid = unsaved_bid(procurement, values)
-    accelerators = _accelerators(procurement, bid)
+    rfp = rfp_facts(procurement)
+    accelerators = plan_facts.accelerators_by_key(
+        [(rfp["plan"] or {}).get("accelerator") or "", bid.accelerator]
+    )
     return {
         "complete": not row_errors,
         "import_errors": [_row_error(e) for e in row_errors],
         "spec_claims": _spec_claims(bid, accelerators.get(bid.accelerator)),
         "missing": [
             *_missing(values, line_items, row_errors),
-            *_plan_minimums(procurement, bid, accelerators),
+            *_plan_minimums(procurement, rfp, bid, accelerators),
         ],
     }
-
-
-def _accelerators(procurement: Procurement, bid: Bid) -> dict:
-    plan = plan_facts.plan_summary(procurement=procurement) or {}
-    return plan_facts.accelerators_by_key(
-        [plan.get("accelerator") or "", bid.accelerator]
-    )
 
 
 def _row_error(error: RowError) -> dict:
@@ -145,19 +146,44 @@ def _missing(values: dict, line_items: list[dict], row_errors: list) -> list[dic
     return found
 
 
-def _plan_minimums(procurement: Procurement, bid: Bid, accelerators: dict) -> list:
-    """The plan's items the offer fails, or misses by a stated figure within the
-    tolerance; an item warned only because a figure is not stated is a missing field
-    above. No plan: nothing to judge."""
-    plan = plan_facts.plan_summary(procurement=procurement)
-    needs = checks.plan_needs(plan)
+def _stated_minimums(rfp: dict) -> dict[str, dict]:
+    """Per item the pack's row (`vendors.rfp.content.plan_minimums`) as the pack
+    states it in English and in Chinese: {code: {"label": [en, zh], "shown": [en,
+    zh], "value": ...}}; the first row of a code (per-workload rows repeat one)."""
+    rows: dict[str, dict] = {}
+    for language in ("en", "zh-hans"):
+        with translation.override(language):
+            stated = plan_minimums(rfp)
+        seen: set[str] = set()
+        for row in stated:
+            if row["code"] in seen:
+                continue
+            seen.add(row["code"])
+            entry = rows.setdefault(
+                row["code"], {"label": [], "shown": [], "value": row["value"]}
+            )
+            entry["label"].append(row["label"])
+            entry["shown"].append(row["shown"])
+    return rows
+
+
+def _plan_minimums(
+    procurement: Procurement, rfp: dict, bid: Bid, accelerators: dict
+) -> list:
+    """The pack's minimums the offer fails, or misses by a stated figure within the
+    tolerance, judged by the comparison's own checks (`checks.compliance_for`) on the
+    same plan figures the pack states, and worded with the pack's label and stated
+    requirement; an item warned only because a figure is not stated is a missing
+    field above. No plan: nothing to judge."""
+    needs = checks.plan_needs(rfp["plan"])
     if needs is None or not bid.gpu_count:
         return []
-    offered = delivered.delivered_by_bid(procurement, [bid], plan, accelerators)
+    offered = delivered.delivered_by_bid(procurement, [bid], rfp["plan"], accelerators)
     capability = delivered.capability_for(offered.get(bid.pk))
     items = checks.compliance_for(
         bid, accelerators.get(bid.accelerator), needs, capability
     )
+    stated = _stated_minimums(rfp)
     return [
         {
             "code": "plan_minimum",
@@ -166,6 +192,8 @@ def _plan_minimums(procurement: Procurement, bid: Bid, accelerators: dict) -> li
             "required": _plain(item.required),
             "offered": _plain(item.offered),
             "unit": item.unit,
+            "label": stated.get(item.item, {}).get("label", []),
+            "stated": stated.get(item.item, {}).get("shown", []),
             "note": [item.note, item.note_zh],
         }
         for item in items
@@ -224,16 +252,29 @@ def missing_message(entry: dict) -> str:
         return _("No line items: upload the bid template filled in.")
     if code == "no_proposal":
         return _("No proposal text.")
-    note = _pick(entry.get("note"))
+    return _plan_minimum_message(entry)
+
+
+def _plan_minimum_message(entry: dict) -> str:
+    """The pack's label and stated requirement ("≥ 500 TB"), then what the check
+    found; feedback kept before the pack's wording was stored: the item's figures."""
     head = _("%(item)s (%(status)s)") % {
-        "item": compliance_label(entry.get("item", "")),
+        "item": _pick(entry.get("label")) or compliance_label(entry.get("item", "")),
         "status": status_label(entry.get("status", "")),
     }
+    stated = _pick(entry.get("stated")) or " ".join(
+        filter(None, [figure(entry.get("required")), entry.get("unit", "")])
+    )
+    note = _pick(entry.get("note"))
     if note:
-        return f"{head}: {note}"
-    return _("%(head)s: required %(required)s, offered %(offered)s %(unit)s.") % {
+        return _("%(head)s: the RFP requires %(stated)s; %(note)s") % {
+            "head": head,
+            "stated": stated,
+            "note": note,
+        }
+    return _("%(head)s: the RFP requires %(stated)s, offered %(offered)s %(unit)s.") % {
         "head": head,
-        "required": figure(entry.get("required")),
+        "stated": stated,
         "offered": figure(entry.get("offered")),
         "unit": entry.get("unit", ""),
     }

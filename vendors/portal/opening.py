@@ -4,7 +4,9 @@ invitation's latest version into a bid, in one transaction, once.
 
 Until then a submission is not a bid and no buyer role sees anything of it; the
 opening is the one place that reads submissions for the buyer, and it is audited
-(who, when, how many submissions, which invitations had none).
+(who, when, how many submissions, which invitations had none, which were revoked).
+A revoked invitation is not opened, even with a submission: the buyer withdrew it,
+so its versions stay sealed and it is listed "revoked, not opened".
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ class OpeningResult:
     bids: list[Bid] = field(default_factory=list)
     submissions: int = 0
     without_submission: list[str] = field(default_factory=list)
+    revoked_not_opened: list[str] = field(default_factory=list)
 
 
 def opening_refusal(rfp: RfpSettings | None, user, *, now=None) -> str | None:
@@ -120,11 +123,15 @@ def open_submissions(
     if rfp.two_person_opening and rfp.opening_requested_by_id is None:
         request_opening(procurement, user, now)
         return OpeningResult(opened=False)
-    bids, submissions, without = [], 0, []
+    bids, submissions, without, revoked = [], 0, [], []
     invitations = Invitation.objects.filter(procurement=procurement).select_related(
         "vendor"
     )
     for invitation in invitations.order_by("id"):
+        if invitation.revoked:
+            # The buyer withdrew the invitation: whatever it sent stays sealed.
+            revoked.append(invitation.vendor.name)
+            continue
         versions = list(
             invitation.submissions.filter(submitted_at__lte=rfp.deadline).order_by(
                 "version"
@@ -152,15 +159,36 @@ def open_submissions(
             if rfp.opening_requested_by
             else None,
             "opened_at": now.isoformat(),
-            "invitations": len(bids) + len(without),
+            "invitations": len(bids) + len(without) + len(revoked),
             "submissions": submissions,
             "bids": len(bids),
             "without_submission": without,
+            "revoked_not_opened": revoked,
         },
     )
     return OpeningResult(
-        opened=True, bids=bids, submissions=submissions, without_submission=without
+        opened=True,
+        bids=bids,
+        submissions=submissions,
+        without_submission=without,
+        revoked_not_opened=revoked,
     )
+
+
+def opened_versions(procurement: Procurement) -> dict[int, list[Submission]]:
+    """Per opened invitation its versions, newest first; nothing before the opening
+    and nothing of a revoked invitation (not opened, `open_submissions`). The one
+    read of submissions for the buyer's page and API."""
+    rfp = RfpSettings.objects.filter(procurement=procurement).first()
+    if rfp is None or not rfp.is_open:
+        return {}
+    rows = Submission.objects.filter(
+        invitation__procurement=procurement, invitation__revoked=False
+    )
+    by_invitation: dict[int, list[Submission]] = {}
+    for row in rows.order_by("invitation_id", "-version"):
+        by_invitation.setdefault(row.invitation_id, []).append(row)
+    return by_invitation
 
 
 def _bid_from(invitation: Invitation, latest: Submission, user) -> Bid:

@@ -10,7 +10,6 @@ evidence and the questions (`questions.questions_for`); never another vendor's.
 from __future__ import annotations
 
 import functools
-import importlib
 import math
 
 from django.contrib import messages
@@ -21,10 +20,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from ..rfp.pack import UnknownPackFormat, rfp_pack
 from . import questions, submissions
 from .feedback import shown_feedback
 from .forms import EvidenceForm, QuestionForm, SubmissionForm, initial_from
-from .summary import PACK_FORMATS, pack_available, rfp_summary
+from .summary import PACK_FORMATS, rfp_summary
 from .throttle import portal_wait_s
 from .tokens import PortalLinkError, invitation_for
 
@@ -89,7 +89,7 @@ def _home_context(invitation, token: str, **forms) -> dict:
     return {
         "token": token,
         "rfp": rfp_summary(invitation),
-        "pack_formats": PACK_FORMATS if pack_available() else (),
+        "pack_formats": PACK_FORMATS,
         "versions": [(v, shown_feedback(v.feedback)) for v in versions],
         "latest": latest,
         "evidence": submissions.evidence_of(invitation),
@@ -133,20 +133,34 @@ def portal_submit(request, invitation, *, token):
     return redirect("vendors:portal", token=token)
 
 
+def _form_post(request, invitation, token, form, *, key: str, field: str, act, done):
+    """A portal form: on a valid form the service call (``act`` with the field's
+    value), its refusal shown as the field's error; the home page again on failure."""
+    if form.is_valid():
+        try:
+            act(form.cleaned_data[field])
+        except submissions.PortalError as error:
+            form.add_error(field, error.message)
+        else:
+            messages.success(request, done)
+            return redirect("vendors:portal", token=token)
+    context = _home_context(invitation, token, **{key: form})
+    return render(request, "vendors/portal/home.html", context, status=400)
+
+
 @require_POST
 @portal_page
 def portal_evidence_add(request, invitation, *, token):
-    form = EvidenceForm(request.POST, request.FILES)
-    if form.is_valid():
-        try:
-            submissions.add_evidence(invitation, form.cleaned_data["file"])
-        except submissions.PortalError as error:
-            form.add_error("file", error.message)
-        else:
-            messages.success(request, _("File attached."))
-            return redirect("vendors:portal", token=token)
-    context = _home_context(invitation, token, evidence_form=form)
-    return render(request, "vendors/portal/home.html", context, status=400)
+    return _form_post(
+        request,
+        invitation,
+        token,
+        EvidenceForm(request.POST, request.FILES),
+        key="evidence_form",
+        field="file",
+        act=lambda file: submissions.add_evidence(invitation, file),
+        done=_("File attached."),
+    )
 
 
 @require_POST
@@ -164,30 +178,30 @@ def portal_evidence_remove(request, invitation, evidence_pk: int, *, token):
 @require_POST
 @portal_page
 def portal_question(request, invitation, *, token):
-    form = QuestionForm(request.POST)
-    if form.is_valid():
-        try:
-            questions.ask_question(invitation, form.cleaned_data["question"])
-        except submissions.PortalError as error:
-            form.add_error("question", error.message)
-        else:
-            messages.success(request, _("Question sent to the buyer."))
-            return redirect("vendors:portal", token=token)
-    context = _home_context(invitation, token, question_form=form)
-    return render(request, "vendors/portal/home.html", context, status=400)
+    return _form_post(
+        request,
+        invitation,
+        token,
+        QuestionForm(request.POST),
+        key="question_form",
+        field="question",
+        act=lambda text: questions.ask_question(invitation, text),
+        done=_("Question sent to the buyer."),
+    )
 
 
 @require_GET
 @portal_page
 def portal_pack(request, invitation, fmt: str, *, token):
-    """The RFP pack in the reader's language (`vendors.rfp.pack`, built by the RFP
-    side; 404 until it is installed)."""
-    if fmt not in PACK_FORMATS or not pack_available():
+    """The RFP pack in the reader's language, the buyer's own (`vendors.rfp.pack`)."""
+    if fmt not in PACK_FORMATS:
         raise Http404("no such RFP format")
-    pack = importlib.import_module("vendors.rfp.pack")
-    data, content_type, filename = pack.rfp_pack(
-        invitation.procurement, fmt, language=get_language()
-    )
+    try:
+        data, content_type, filename = rfp_pack(
+            invitation.procurement, fmt, language=get_language() or "en"
+        )
+    except UnknownPackFormat:
+        raise Http404("no such RFP format") from None
     response = HttpResponse(data, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

@@ -332,6 +332,12 @@ def _minimums(data: dict) -> list[dict]:
     return rows
 
 
+def plan_minimums(data: dict) -> list[dict]:
+    """The plan's minimums from `facts.rfp_facts`'s data in the active language (none
+    without a plan): what the pack states and the portal's feedback quotes."""
+    return _minimums(data) if data["plan"] is not None else []
+
+
 def _questions() -> list[dict]:
     return [
         {"section": section, "criterion": criterion, "text": _(text)}
@@ -400,7 +406,7 @@ def assemble_rfp(data: dict, *, include_weights: bool) -> dict:
             "has computed the plan. Until then, propose a cluster for the workloads "
             "above and state every figure."
         ),
-        "minimums": _minimums(data) if plan is not None else [],
+        "minimums": plan_minimums(data),
         "questions": _questions(),
         "pitfalls": _pitfalls(),
         "weights_published": include_weights,

@@ -4,9 +4,10 @@ opening and instructions to bidders. The only writer of `RfpSettings`' buyer fie
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -14,7 +15,7 @@ from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
 
 from ..audit import record_audit
-from ..models import AuditAction, RfpSettings
+from ..models import AuditAction, Invitation, RfpSettings
 from ..models.rfp import INSTRUCTIONS_MAX_CHARS
 
 RFP_FIELDS = ("deadline", "publish_weights", "two_person_opening", "instructions")
@@ -116,3 +117,34 @@ def stored_rfp_settings(procurement: Procurement) -> RfpSettings:
     the defaults (a read writes nothing; `rfp_settings_for` creates it)."""
     row = RfpSettings.objects.filter(procurement=procurement).first()
     return row if row is not None else RfpSettings(procurement=procurement)
+
+
+@dataclass(frozen=True)
+class RfpProgress:
+    """Where the RFP stands for the buyer's page: invitations and the deadline only;
+    nothing of a submission, not even a count, before the opening."""
+
+    invitations: int  # active (not revoked)
+    revoked: int
+    stage: str  # "no_deadline", "accepting", "awaiting_opening" or "opened"
+
+
+def rfp_progress(
+    procurement: Procurement, row: RfpSettings, *, now: datetime | None = None
+) -> RfpProgress:
+    revoked = dict(
+        Invitation.objects.filter(procurement=procurement)
+        .values_list("revoked")
+        .annotate(n=models.Count("id"))
+    )
+    if row.is_open:
+        stage = "opened"
+    elif row.deadline is None:
+        stage = "no_deadline"
+    elif (now or timezone.now()) <= row.deadline:
+        stage = "accepting"
+    else:
+        stage = "awaiting_opening"
+    return RfpProgress(
+        invitations=revoked.get(False, 0), revoked=revoked.get(True, 0), stage=stage
+    )

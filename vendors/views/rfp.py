@@ -47,6 +47,7 @@ def rfp_page(request, pk):
         {
             "form": form,
             "rfp_settings": row,
+            "progress": services.rfp_progress(procurement, row),
             "rfp": rfp_content(procurement),
             "formats": FORMATS,
         },

@@ -19,7 +19,7 @@ from clusterbuy.services import ServiceError
 from clusterbuy.views import render_procurement
 
 from .. import visibility
-from ..models import Invitation, RfpQuestion, RfpSettings, Submission
+from ..models import Invitation, RfpQuestion, RfpSettings
 from ..portal import answers, invitations, opening
 from ..portal.buyer_forms import AnswerForm, InvitationForm
 
@@ -28,23 +28,12 @@ def _base_url(request) -> str:
     return request.build_absolute_uri("/")
 
 
-def _versions(procurement, rfp) -> dict[int, list[Submission]]:
-    """Per invitation its versions, newest first: read only once opened."""
-    if rfp is None or not rfp.is_open:
-        return {}
-    by_invitation: dict[int, list[Submission]] = {}
-    rows = Submission.objects.filter(invitation__procurement=procurement)
-    for row in rows.order_by("invitation_id", "-version"):
-        by_invitation.setdefault(row.invitation_id, []).append(row)
-    return by_invitation
-
-
 def _page(request, procurement, form=None):
     user = request.user
     can_edit = can(user, Capability.EDIT_VENDORS)
     rfp = RfpSettings.objects.filter(procurement=procurement).first()
     shown = visibility.visibility_for(procurement=procurement, user=user)
-    versions = _versions(procurement, rfp)
+    versions = opening.opened_versions(procurement)
     rows = [
         {"invitation": inv, "versions": versions.get(inv.pk, [])}
         for inv in Invitation.objects.filter(procurement=procurement).select_related(
@@ -68,7 +57,7 @@ def _page(request, procurement, form=None):
             "deadline_passed": bool(rfp and rfp.deadline and rfp.deadline < now),
             "open_refusal": opening.opening_refusal(rfp, user, now=now),
         },
-        active="bids",
+        active="rfp",
     )
 
 
@@ -167,6 +156,12 @@ def rfp_open(request, pk):
                 _("Opened: %(bids)s bids from %(versions)s submitted versions.")
                 % {"bids": len(result.bids), "versions": result.submissions},
             )
+            if result.revoked_not_opened:
+                messages.info(
+                    request,
+                    _("Revoked, not opened: %(vendors)s.")
+                    % {"vendors": ", ".join(result.revoked_not_opened)},
+                )
         else:
             messages.success(
                 request,
