@@ -146,7 +146,7 @@ def test_feedback_renders_in_chinese_and_english(client, invitation, token):
     zh_client = Client()
     _response, page = _page(zh_client, token, "zh-hans")
     assert "每卡显存：141 GB（数据表：80 GB (H100 SXM5 80GB)）" in page
-    assert "未说明：存储容量（TB）。RFP 要求提供此项。" in page
+    assert "未说明：存储容量（TB）。招标文件要求提供此项。" in page
     assert "版本 1" in page
 
 

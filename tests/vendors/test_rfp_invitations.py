@@ -48,7 +48,7 @@ def test_invite_sends_one_bilingual_email_with_a_working_link(
     message = mail.outbox[0]
     assert message.to == ["sales@zebra.example"]
     assert "Request for proposal: LLM training cluster" in message.subject
-    assert "征询书：LLM training cluster" in message.subject
+    assert "招标文件：LLM training cluster" in message.subject
     assert "Acme AI invites you" in message.body
     assert "Acme AI 邀请贵司" in message.body
     assert "Submission deadline:" in message.body and "提交截止时间：" in message.body
