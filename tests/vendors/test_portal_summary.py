@@ -1,0 +1,48 @@
+"""The portal states the plan's minimums as the RFP pack does: the same rows, the same
+rounding toward the strict side and the same names (a 5.399 TB storage floor was
+"at least 5.399 TB" on the portal and "≥ 5.4 TB" in the PDF; the ecosystem was the
+code "cuda")."""
+
+from __future__ import annotations
+
+import html
+
+from django.urls import reverse
+from django.utils import translation
+
+from tests.vendors.portal_support import (  # noqa: F401
+    catalog_fixture,
+    invitation_fixture,
+    rfp_fixture,
+    token_fixture,
+)
+from vendors.portal.summary import requirements
+from vendors.rfp.content import rfp_content
+
+pytest_plugins = ["tests.vendors.rfp_pack_support"]  # the rfp_plan fixture
+
+
+def test_the_portal_states_the_minimums_of_the_rfp_pack(
+    client, rfp_plan, procurement, token
+):
+    for language in ("en", "zh-hans"):
+        with translation.override(language):
+            pack = rfp_content(procurement)["minimums"]
+            shown = requirements(procurement)
+        assert [(r["item"], r["label"], r["text"]) for r in shown] == [
+            (m["code"], m["label"], m["shown"]) for m in pack
+        ]
+    rows = {r["item"]: r["text"] for r in shown}  # zh-hans, the last one
+    # 104 x H200 SXM (tests/vendors/test_rfp_content.py): the pack's own figures
+    assert rows["compute"] == "≥ 102.9 PFLOPS"
+    assert rows["it_power_kw"] == "≤ 132.6 kW"
+    assert rows["ecosystem"] == "CUDA"
+    page = html.unescape(
+        client.get(
+            reverse("vendors:portal", args=[token]), HTTP_ACCEPT_LANGUAGE="en"
+        ).content.decode()
+    )
+    assert "≥ 102.9 PFLOPS" in page
+    assert "≥ 141 GB" in page
+    assert "at least" not in page
+    assert ">cuda<" not in page
