@@ -46,3 +46,19 @@ def test_the_portal_states_the_minimums_of_the_rfp_pack(
     assert "≥ 141 GB" in page
     assert "at least" not in page
     assert ">cuda<" not in page
+
+
+def test_the_link_expiry_is_said_with_its_zone_and_one_full_stop(
+    client, invitation, token
+):
+    from vendors.portal.submissions import time_text
+
+    response = client.get(
+        reverse("vendors:portal", args=[token]), HTTP_ACCEPT_LANGUAGE="en"
+    )
+    page = html.unescape(response.content.decode())
+    with translation.override("en"):
+        expires = time_text(invitation.expires_at)
+    assert expires.endswith(")")  # "Jan. 11, 2027, 4:32 a.m. (CST)"
+    assert f"This link works until {expires}. Keep it private" in page
+    assert ".. Keep it private" not in page

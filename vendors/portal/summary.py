@@ -9,7 +9,7 @@ import importlib.util
 
 from ..models import Invitation, RfpSettings
 from ..rfp.content import rfp_content
-from .submissions import window_for, window_message
+from .submissions import time_text, window_for, window_message
 
 PACK_FORMATS = ("pdf", "docx", "zip")
 
@@ -48,4 +48,6 @@ def rfp_summary(invitation: Invitation) -> dict:
         "instructions": getattr(rfp, "instructions", "") or "",
         "requirements": requirements(procurement),
         "link_expires_at": invitation.expires_at,
+        # with its zone, as the deadline; never "4:32 a.m.." before a full stop
+        "link_expires_shown": time_text(invitation.expires_at),
     }
