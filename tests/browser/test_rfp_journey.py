@@ -614,6 +614,8 @@ def journey(watch, language, procurement, buyer, admin, second_admin, tmp_path, 
         _("waiting for a second administrator")
     )
     expect(opener.locator("#opening button")).to_be_disabled()
+    asked_by = _("Asked by %(who)s on %(when)s", who=admin.username, when="\0")
+    expect(opener.locator("#opening")).to_contain_text(asked_by.split("\0")[0].strip())
     sealed_nothing_shown(opener, "opening requested")
     watch.step("admin", "opening requested")
 
