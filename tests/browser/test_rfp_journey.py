@@ -116,6 +116,14 @@ MARKERS = ("FIRST-VENDOR-PROPOSAL", "SECOND-VENDOR-PROPOSAL", "THIRD-VENDOR-PROP
 # ----------------------------------------------------------------- the checking
 
 
+#: Values of a facts list squeezed into a column a few letters wide (a long label
+#: beside them on a phone): the page fits, but the value reads one letter a line.
+SQUEEZED = """() => [...document.querySelectorAll("dl.facts dd")]
+  .filter(dd => dd.checkVisibility() && dd.innerText.trim().length > 3
+    && dd.getBoundingClientRect().width < 64)
+  .map(dd => dd.innerText.trim())"""
+
+
 class Watch:
     """Every page of the journey (one per persona): console errors, the width of the
     page against its viewport, its language, a screenshot per step."""
@@ -130,6 +138,7 @@ class Watch:
         self.pages: dict[str, Page] = {}
         self.console: list[str] = []
         self.too_wide: dict[str, tuple[int, int]] = {}
+        self.squeezed: dict[str, list[str]] = {}
         self.language_findings: dict[str, object] = {}
         self.patterns = catalog_patterns() if language.startswith("zh") else []
         assert not language.startswith("zh") or len(self.patterns) > 500
@@ -172,6 +181,9 @@ class Watch:
         )
         if width > viewport:
             self.too_wide[f"{persona}: {name}"] = (width, viewport)
+        squeezed = page.evaluate(SQUEEZED)
+        if squeezed:
+            self.squeezed[f"{persona}: {name}"] = squeezed
         self.n += 1
         slug = re.sub(r"[^a-z0-9]+", "-", f"{persona} {name}".lower()).strip("-")
         page.screenshot(path=str(self.dir / f"{self.n:02d}-{slug}.png"), full_page=True)
@@ -197,6 +209,7 @@ class Watch:
         assert not errors, errors
         assert not self.console, f"console errors: {self.console}"
         assert not self.too_wide, f"pages wider than the viewport: {self.too_wide}"
+        assert not self.squeezed, f"values squeezed to a sliver: {self.squeezed}"
         assert not self.language_findings, (
             f"{self.language} pages show text of the other language: "
             f"{self.language_findings}"
