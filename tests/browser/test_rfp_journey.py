@@ -387,6 +387,10 @@ def journey(watch, language, procurement, buyer, admin, second_admin, tmp_path, 
     page.locator("#id_deadline").fill(deadline.strftime("%Y-%m-%dT%H:%M"))
     page.locator("#id_publish_weights").check()
     page.locator("#id_two_person_opening").check()
+    # A check box's help stands below it, not before it on its line.
+    box = page.locator("#id_two_person_opening").bounding_box()
+    help_box = page.locator("#field-two_person_opening .help").bounding_box()
+    assert help_box["y"] >= box["y"] + box["height"], (box, help_box)
     page.locator("#id_instructions").fill(INSTRUCTIONS[language])
     page.get_by_role("button", name=_("Save RFP settings")).click()
     expect(page.locator("#rfp-criteria thead")).to_contain_text(_("Weight"))
