@@ -449,6 +449,9 @@ def journey(watch, language, procurement, buyer, admin, second_admin, tmp_path, 
         expect(rows.filter(has_text=vendor)).to_contain_text(
             p_("rfp opening", "active")
         )
+    # Each row's actions in view on a desktop, not behind the table's own scroll.
+    table = page.locator("#invitations .table-scroll")
+    assert table.evaluate("e => e.scrollWidth <= e.clientWidth")
     watch.step("buyer", "three vendors invited")
 
     assert len(outbox) == 3, [m.subject for m in outbox]
