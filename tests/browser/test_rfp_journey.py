@@ -461,6 +461,10 @@ def journey(watch, language, procurement, buyer, admin, second_admin, tmp_path, 
         assert len(mails) == 1, (email, [m.to for m in outbox])
         link = link_in(mails[0])
         assert link.startswith(watch.base_url), link
+        body = mails[0].body  # in both languages, each with the link
+        assert body.count(link) == 2, body
+        assert vendor in body and procurement.name in body, body
+        assert ".." not in body, body
         links[vendor] = link
     assert len({token_of(link) for link in links.values()}) == 3
 
