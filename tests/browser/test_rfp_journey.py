@@ -37,6 +37,7 @@ import re
 import zipfile
 from datetime import timedelta
 
+import openpyxl
 import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
@@ -232,21 +233,28 @@ def docx_text(data: bytes) -> str:
     return "\n".join(parts)
 
 
-def workbook(path, language: str, rows: list[tuple]) -> str:
-    """Line items as a vendor fills in the template: its column headers and coded
-    values as the template shows them in ``language``."""
-    import openpyxl
+def template_headers(language: str) -> list[str]:
     from django.utils import translation
 
     from vendors.importing import COLUMNS
-    from vendors.line_item_template import column_label, value_labels
+    from vendors.line_item_template import column_label
 
     with translation.override(language):
-        headers = [column_label(code) for code in COLUMNS]
+        return [column_label(code) for code in COLUMNS]
+
+
+def workbook(path, language: str, rows: list[tuple]) -> str:
+    """Line items as a vendor fills in the template: its column headers and coded
+    values as the template shows them in ``language``."""
+    from django.utils import translation
+
+    from vendors.line_item_template import value_labels
+
+    with translation.override(language):
         categories, flags = value_labels("category"), value_labels("recurring")
     book = openpyxl.Workbook()
     sheet = book.active
-    sheet.append(headers)
+    sheet.append(template_headers(language))
     for category, description, quantity, price, recurring in rows:
         sheet.append(
             [categories[category], description, quantity, price, flags[recurring]]
@@ -430,6 +438,13 @@ def journey(watch, language, procurement, buyer, admin, second_admin, tmp_path, 
         assert sorted(n.rsplit(".", 1)[-1] for n in names) == ["docx", "pdf", "xlsx"]
         pdf_name = next(n for n in names if n.endswith(".pdf"))
         assert pack.read(pdf_name).startswith(b"%PDF")
+        xlsx_name = next(n for n in names if n.endswith(".xlsx"))
+        template = openpyxl.load_workbook(io.BytesIO(pack.read(xlsx_name)))
+    # The bid template in the page's language, its coded columns as drop-downs: the
+    # headers the vendors' workbooks below are written with.
+    sheet = template.worksheets[0]
+    assert [c.value for c in sheet[1]] == template_headers(language)
+    assert sheet.data_validations.dataValidation, "no drop-down in the template"
 
     # 2. The buyer invites three new vendors; each gets one mail with its link.
     page.get_by_role(
