@@ -325,7 +325,7 @@ def sealed_nothing_shown(page: Page, where: str) -> None:
     for price in SERVER_PRICE.values():
         for shown in (str(price), f"{price:,}"):
             assert shown not in html, (where, shown)
-    assert "version-" not in html, where
+    assert 'id="version-' not in html, where
 
 
 # ------------------------------------------------------------------- the journey
