@@ -146,14 +146,14 @@ def test_feedback_renders_in_chinese_and_english(client, invitation, token):
     zh_client = Client()
     _response, page = _page(zh_client, token, "zh-hans")
     assert "每卡显存：141 GB（数据表：80 GB (H100 SXM5 80GB)）" in page
-    assert "未说明：存储容量（TB）。RFP 要求提供此项。" in page
+    assert "未说明：存储容量（TB）。招标文件要求提供此项。" in page
     assert "版本 1" in page
 
 
 def test_invalid_fields_are_shown_by_field_and_store_nothing(client, invitation, token):
     response = _post_submission(client, token, gpu_count=0)
     page = html.unescape(response.content.decode())
-    assert response.status_code == 400
+    assert response.status_code == 200
     assert "Ensure this value is greater than or equal to 1." in page
     assert not Submission.objects.exists()
 
@@ -165,7 +165,7 @@ def test_late_submission_through_the_page_says_the_deadline(
     rfp.save()
     response = _post_submission(client, token)
     page = html.unescape(response.content.decode())
-    assert response.status_code == 400
+    assert response.status_code == 200  # the page again: a 4xx is a console error
     assert "The submission deadline was" in page
     assert "revisions are closed" in page
     assert not Submission.objects.exists()
@@ -182,7 +182,7 @@ def test_evidence_upload_type_and_size_through_the_page(
         {"file": SimpleUploadedFile("notes.txt", b"plain text")},
         HTTP_ACCEPT_LANGUAGE="en",
     )
-    assert response.status_code == 400
+    assert response.status_code == 200
     assert "Only PDF and XLSX files can be attached." in response.content.decode()
     settings.PORTAL_UPLOAD_MAX_BYTES = 200
     response = client.post(
@@ -190,7 +190,7 @@ def test_evidence_upload_type_and_size_through_the_page(
         {"file": SimpleUploadedFile("c.pdf", pdf_bytes())},
         HTTP_ACCEPT_LANGUAGE="en",
     )
-    assert response.status_code == 400
+    assert response.status_code == 200
     assert "Files are limited to" in response.content.decode()
     settings.PORTAL_UPLOAD_MAX_BYTES = 10 * 1024 * 1024
     response = client.post(url, {"file": SimpleUploadedFile("case.pdf", pdf_bytes())})

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from clusterbuy.services import ServiceError
 from tests.vendors.rfp_support import BASE_URL, link_in, token_of
@@ -22,6 +22,7 @@ from vendors.models import (
     Vendor,
 )
 from vendors.portal import answers, invitations
+from vendors.portal.submissions import time_text
 from vendors.portal.tokens import PortalLinkError, invitation_for
 
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
@@ -48,10 +49,19 @@ def test_invite_sends_one_bilingual_email_with_a_working_link(
     message = mail.outbox[0]
     assert message.to == ["sales@zebra.example"]
     assert "Request for proposal: LLM training cluster" in message.subject
-    assert "征询书：LLM training cluster" in message.subject
+    assert "招标文件：LLM training cluster" in message.subject
     assert "Acme AI invites you" in message.body
     assert "Acme AI 邀请贵司" in message.body
     assert "Submission deadline:" in message.body and "提交截止时间：" in message.body
+    # the deadline and the expiry with their zone, as the portal says them
+    for language, label in (
+        ("en", "Submission deadline: "),
+        ("zh-hans", "提交截止时间："),
+    ):
+        with translation.override(language):
+            assert f"{label}{time_text(deadline)}\n" in message.body
+            assert f"{time_text(deadline + timedelta(days=30))}" in message.body
+    assert ".." not in message.body  # not "4:40 a.m.." before a full stop
     link = link_in(message)
     assert link.startswith("http://testserver/portal/")
     assert message.body.count(link) == 2  # once in each language

@@ -169,6 +169,8 @@ def test_a_two_person_opening_needs_a_second_administrator(
     html = client_for(admin_user).get(page, **EN).content.decode()
     assert "waiting for a second administrator" in html
     assert "Asked by alice-admin" in html
+    # one full stop: the English time ends in "a.m."/"p.m." already
+    assert ".." not in html.split("Asked by", 1)[1].split("</p>", 1)[0]
     assert "disabled>Confirm the opening" in html
     html = client_for(second_admin).get(page, **EN).content.decode()
     assert 'class="primary">Confirm the opening' in html

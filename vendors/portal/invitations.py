@@ -19,7 +19,6 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -31,6 +30,7 @@ from ..audit import record_audit
 from ..models import AuditAction, Bid, Invitation, RfpSettings, Vendor
 from ..models.rfp import new_nonce
 from ..suppliers import create_vendor
+from .submissions import time_text
 from .tokens import make_token
 
 EXPIRY_AFTER_DEADLINE = timedelta(days=30)
@@ -208,12 +208,11 @@ def _text_in(language: str, invitation: Invitation, rfp, link: str) -> tuple[str
             "organisation": procurement.organisation.name,
             "procurement": procurement.name,
             "vendor": invitation.vendor.name,
-            "deadline": date_format(timezone.localtime(rfp.deadline), "DATETIME_FORMAT")
+            # with the zone, as the portal says them (and no "a.m.." before a stop)
+            "deadline": time_text(rfp.deadline)
             if rfp.deadline
             else pgettext("rfp opening", "not set yet"),
-            "expires": date_format(
-                timezone.localtime(invitation.expires_at), "DATETIME_FORMAT"
-            ),
+            "expires": time_text(invitation.expires_at),
             "link": link,
         }
         subject = _("Request for proposal: %(procurement)s") % values

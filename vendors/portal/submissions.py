@@ -72,7 +72,9 @@ class Window:
     code: str  # "" when open; else "no_deadline", "late" or "opened"
 
 
-def _deadline_text(deadline: datetime.datetime) -> str:
+def time_text(deadline: datetime.datetime) -> str:
+    """A deadline or an expiry as the portal says it: local date, time and zone (a
+    vendor may sit in another time zone)."""
     local = timezone.localtime(deadline)
     return f"{formats.date_format(local, 'DATETIME_FORMAT')} ({local.tzname()})"
 
@@ -104,7 +106,7 @@ def window_message(window: Window) -> str:
         return _(
             "The submission deadline was %(deadline)s; revisions are closed and this "
             "submission was not accepted."
-        ) % {"deadline": _deadline_text(window.deadline)}
+        ) % {"deadline": time_text(window.deadline)}
     return ""
 
 

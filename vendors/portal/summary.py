@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..models import Invitation, RfpSettings
 from ..rfp.content import rfp_content
-from .submissions import window_for, window_message
+from .submissions import time_text, window_for, window_message
 
 #: The pack's documents a vendor downloads here; the line-item workbook alone has its
 #: own link (`vendors:line-item-template`).
@@ -57,4 +57,6 @@ def rfp_summary(invitation: Invitation) -> dict:
         "weights_published": content["weights_published"],
         "weights": _weights(content),
         "link_expires_at": invitation.expires_at,
+        # with its zone, as the deadline; never "4:32 a.m.." before a full stop
+        "link_expires_shown": time_text(invitation.expires_at),
     }

@@ -5,6 +5,11 @@ Every page goes through `portal_page`: the portal's rate limits first, then the 
 is invalid, expired or revoked, and nothing of the procurement is read before the link
 is checked. The vendor sees the RFP, its own versions with their feedback, its own
 evidence and the questions (`questions.questions_for`); never another vendor's.
+
+A refused form (a field out of bounds, a late or opened RFP, a file of the wrong
+type) is the page again with its messages, answered 200 as every HTML form of the
+app is: a 4xx document is a console error in the vendor's browser ("Failed to load
+resource"). The portal's API answers 400.
 """
 
 from __future__ import annotations
@@ -124,7 +129,7 @@ def portal_submit(request, invitation, *, token):
         elif error.code != "invalid":
             form.add_error(None, error.message)
         context = _home_context(invitation, token, form=form)
-        return render(request, "vendors/portal/home.html", context, status=400)
+        return render(request, "vendors/portal/home.html", context)
     messages.success(
         request,
         _("Version %(n)s submitted. Its feedback is below.")
@@ -145,7 +150,9 @@ def _form_post(request, invitation, token, form, *, key: str, field: str, act, d
             messages.success(request, done)
             return redirect("vendors:portal", token=token)
     context = _home_context(invitation, token, **{key: form})
-    return render(request, "vendors/portal/home.html", context, status=400)
+    # 200 as every HTML form of the app: a 400 document is a console error in the
+    # vendor's browser (the API answers 400).
+    return render(request, "vendors/portal/home.html", context)
 
 
 @require_POST
