@@ -490,17 +490,21 @@ def journey(watch, language, procurement, buyer, admin, second_admin, tmp_path, 
     expect(first.locator("main")).to_contain_text(INSTRUCTIONS[language])
     expect(first.locator("#versions")).to_contain_text(_("Nothing submitted yet."))
     # The minimums as the buyer's RFP page (and its PDF) states them.
-    stated = first.locator("section[aria-labelledby=req-title] dl.facts")
+    # (each figure in bold, its basis in small print below it)
+    stated = first.locator("section[aria-labelledby=req-title] dl.requirements")
     assert (
         list(
             zip(
                 stated.locator("dt").all_inner_texts(),
-                stated.locator("dd").all_inner_texts(),
+                stated.locator("dd strong").all_inner_texts(),
                 strict=True,
             )
         )
         == required
     )
+    # The weights were published (step 1): the vendor sees them too.
+    weights = first.locator("dl.weights dt")
+    assert weights.count() >= 1
     watch.step("first", "portal opened from the e-mail")
     case_study = tmp_path / "case-study.pdf"
     case_study.write_bytes(pdf_bytes())
