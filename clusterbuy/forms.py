@@ -7,6 +7,17 @@ from .models import Membership, Procurement, Role, Stage, StageChange
 from .services import PROCUREMENT_FIELDS
 
 
+def searchable(hint, label) -> dict:
+    """A catalogue select's attributes for the filter box static/js/app.js puts
+    above it (no inline script): the hint shown in the empty box and its accessible
+    name."""
+    return {
+        "data-searchable": "",
+        "data-search-placeholder": hint,
+        "data-search-label": label,
+    }
+
+
 class ProcurementForm(forms.ModelForm):
     class Meta:
         model = Procurement

@@ -1,6 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clusterbuy.forms import searchable
 from clusterbuy.models import Region
 
 from .models import (
@@ -26,16 +27,6 @@ def accelerator_choices(blank_label, accelerators=None):
         (a.key, f"{a.vendor} {a.model} ({a.memory_gb:g} GB)")
         for a in rows.order_by("vendor", "key")
     ]
-
-
-def searchable(placeholder, label) -> dict:
-    """A catalogue select's attributes for the filter box static/js/app.js puts
-    above it (no inline script): its placeholder and accessible name."""
-    return {
-        "data-searchable": "",
-        "data-search-placeholder": placeholder,
-        "data-search-label": label,
-    }
 
 
 class RequirementForm(forms.ModelForm):

@@ -5,6 +5,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from clusterbuy.bounds import LONG_TEXT_MAX_CHARS, model_field_limits
+from clusterbuy.forms import searchable
 from clusterbuy.services import ServiceError
 
 from . import checklist_default, checklists, plan_facts
@@ -137,11 +138,9 @@ class BidForm(forms.ModelForm):
                 "procurement's region are listed first."
             ),
             widget=forms.Select(
-                attrs={
-                    "data-searchable": "",
-                    "data-search-placeholder": _("Filter: type a name, e.g. H200"),
-                    "data-search-label": _("Filter the accelerators"),
-                }
+                attrs=searchable(
+                    _("Filter: type a name, e.g. H200"), _("Filter the accelerators")
+                )
             ),
         )
 
