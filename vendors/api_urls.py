@@ -12,6 +12,7 @@ from .api import (
     suppliers,
 )
 from .portal.api_urls import urlpatterns as portal_api_urlpatterns
+from .rfp.pack import FORMATS as PACK_FORMATS
 
 router = IdRouter()
 router.register("vendors", suppliers.VendorViewSet, basename="api-vendor")
@@ -84,7 +85,7 @@ urlpatterns = [
             {"fmt": fmt},
             name=f"api-rfp-pack-{fmt}",
         )
-        for fmt in rfp.FORMATS
+        for fmt in PACK_FORMATS
     ),
     path(f"{P}/decision/", comparison.DecisionView.as_view(), name="api-decision"),
     path(

@@ -3,9 +3,6 @@ file (PDF, DOCX, or ZIP with the bid template), in the request's language."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpResponse
-from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -19,7 +16,7 @@ from clusterbuy.permissions import IsMember, capability_for_writes
 from ..models.rfp import INSTRUCTIONS_MAX_CHARS
 from ..rfp import services
 from ..rfp.content import rfp_content
-from ..rfp.pack import CONTENT_TYPES, FORMATS, rfp_pack
+from ..rfp.pack import CONTENT_TYPES, pack_download
 from .scoping import ProcurementScopedMixin
 
 
@@ -116,12 +113,4 @@ class RfpPackView(ProcurementScopedMixin, APIView):
         },
     )
     def get(self, request, procurement_pk, fmt):
-        procurement = self.procurement()
-        if fmt not in FORMATS:
-            raise Http404(_("No such format."))
-        body, content_type, filename = rfp_pack(
-            procurement, fmt, language=get_language() or "en"
-        )
-        response = HttpResponse(body, content_type=content_type)
-        response["Content-Disposition"] = f'attachment; filename="{filename}"'
-        return response
+        return pack_download(self.procurement(), fmt)

@@ -18,14 +18,12 @@ import functools
 import math
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from ..rfp.pack import UnknownPackFormat, rfp_pack
+from ..rfp.pack import pack_download
 from . import questions, submissions
 from .feedback import shown_feedback
 from .forms import EvidenceForm, QuestionForm, SubmissionForm, initial_from
@@ -201,14 +199,4 @@ def portal_question(request, invitation, *, token):
 @portal_page
 def portal_pack(request, invitation, fmt: str, *, token):
     """The RFP pack in the reader's language, the buyer's own (`vendors.rfp.pack`)."""
-    if fmt not in PACK_FORMATS:
-        raise Http404("no such RFP format")
-    try:
-        data, content_type, filename = rfp_pack(
-            invitation.procurement, fmt, language=get_language() or "en"
-        )
-    except UnknownPackFormat:
-        raise Http404("no such RFP format") from None
-    response = HttpResponse(data, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+    return pack_download(invitation.procurement, fmt, formats=PACK_FORMATS)

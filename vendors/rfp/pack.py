@@ -8,7 +8,10 @@ from __future__ import annotations
 import io
 import zipfile
 
+from django.http import Http404, HttpResponse
 from django.utils import translation
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from ..line_item_template import build_template_xlsx
 from .content import rfp_content
@@ -49,6 +52,19 @@ def rfp_pack(procurement, fmt: str, *, language: str) -> tuple[bytes, str, str]:
         else:
             data = _zip(base, content)
     return data, CONTENT_TYPES[fmt], f"{base}.{fmt}"
+
+
+def pack_download(procurement, fmt: str, *, formats=FORMATS) -> HttpResponse:
+    """The pack as an attachment in the active language, for the buyer's page, the
+    API and the portal (which offers fewer ``formats``); 404 for any other format."""
+    if fmt not in formats:
+        raise Http404(_("No such format."))
+    data, content_type, filename = rfp_pack(
+        procurement, fmt, language=get_language() or "en"
+    )
+    response = HttpResponse(data, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 def _template_name(base: str) -> str:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -18,7 +16,7 @@ from clusterbuy.views import render_procurement
 from ..rfp import services
 from ..rfp.content import rfp_content
 from ..rfp.forms import RfpSettingsForm
-from ..rfp.pack import FORMATS, UnknownPackFormat, rfp_pack
+from ..rfp.pack import FORMATS, pack_download
 
 
 @login_required
@@ -58,15 +56,4 @@ def rfp_page(request, pk):
 @login_required
 @require_GET
 def rfp_pack_download(request, pk, fmt):
-    procurement = access_procurement(request.user, pk)
-    if fmt not in FORMATS:
-        raise Http404(_("No such format."))
-    try:
-        data, content_type, filename = rfp_pack(
-            procurement, fmt, language=get_language() or "en"
-        )
-    except UnknownPackFormat:
-        raise Http404(_("No such format.")) from None
-    response = HttpResponse(data, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+    return pack_download(access_procurement(request.user, pk), fmt)
