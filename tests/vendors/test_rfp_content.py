@@ -52,7 +52,7 @@ def test_plan_minimums_are_the_plans_figures_as_requirements(rfp_plan, procureme
     assert rows["storage_write_gbs"]["shown"] == (
         f"≥ {required_number(summary['storage_write_gbs'], AT_LEAST)} GB/s"
     )
-    assert rows["memory_fit"]["shown"] == "all 1 planned workloads"
+    assert rows["memory_fit"]["shown"] == "the 1 planned workload"  # not "all 1 …s"
     assert list(rows) == [
         "compute",
         "training_days",

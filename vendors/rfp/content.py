@@ -14,7 +14,7 @@ import math
 from datetime import datetime
 
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from clusterbuy.models import DataSensitivity, DeploymentSite, Region
@@ -324,7 +324,12 @@ def _minimums(data: dict) -> list[dict]:
                     "Every planned workload fits in the offered GPUs' memory with a "
                     "valid parallel layout."
                 ),
-                shown=_("all %(n)s planned workloads") % {"n": workload_count},
+                shown=ngettext(
+                    "the %(n)s planned workload",
+                    "all %(n)s planned workloads",
+                    workload_count,
+                )
+                % {"n": workload_count},
             )
         )
     rows.extend(_infrastructure_rows(plan, r))
