@@ -90,7 +90,8 @@ def _figures() -> list[tuple[str, float, str]]:
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
-    from vendors import caching, comparison
+    from vendors import comparison
+    from vendors.services import caching
 
     call_command("load_catalog", verbosity=0, stdout=io.StringIO())
     call_command("load_demo", verbosity=0, stdout=io.StringIO())

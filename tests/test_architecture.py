@@ -1,8 +1,10 @@
 """The house rules of docs/architecture.md, read off the import graph (ast, no import
-is executed): apps depend one way (clusterbuy <- sizing <- tco <- vendors), engines
-import neither Django nor another app, and no two modules import each other, directly
-or around a loop. Function-level imports count: moving an import into a function does
-not break a cycle, it hides it. Imports under ``if TYPE_CHECKING:`` do not count.
+is executed): apps depend one way (clusterbuy <- sizing <- tco <- vendors); inside an
+app the zones depend one way (engine <- models <- domain <- entry points); engines
+(every ``<app>/engine/`` folder) import neither Django nor a non-engine module; and no
+two modules import each other, directly or around a loop. Function-level imports count:
+moving an import into a function does not break a cycle, it hides it. Imports under
+``if TYPE_CHECKING:`` count too: a type-only arrow is still an arrow a reader follows.
 
 Each rule is shown failing on a small planted tree, so the test cannot pass vacuously.
 """
@@ -17,19 +19,28 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ("clusterbuy", "sizing", "tco", "vendors")  # the order of the one-way arrows
-# Pure computation: no Django, no other app (design.md, "Layers").
-ENGINES = (
-    "sizing.engine",
-    "tco.engine",
-    "vendors.detectors",
-    "vendors.scoring",
-    "vendors.autoscore",
-    "vendors.compliance",
-    "vendors.capability",
-    "vendors.importing",
-    "vendors.spreadsheets",
-    "vendors.spec_claims",
-)  # they may import each other, never Django or another module of an app
+# Zones inside an app, lowest first (design.md, "Layers"): a module may import its own
+# zone and the zones below it, never one above. Pure computation lives in an `engine`
+# folder (no Django, no module of any app outside an engine folder); `clusterbuy/engine/`
+# holds the pure rules more than one app shares. Forms are domain: they declare and
+# validate fields, and a service may validate with the same form as the page.
+ZONES = ("engine", "models", "domain", "entry")
+MODEL_LAYER = {"models", "bounds"}  # bounds: the validators model fields are built with
+ENTRY_POINTS = {
+    "views",
+    "api",
+    "api_urls",
+    "urls",
+    "api_serializers",
+    "templatetags",
+    "admin",
+    "apps",
+    "management",
+    "tasks",
+    "settings",
+    "wsgi",
+    "asgi",
+}  # one segment of a module path that marks an entry point
 MAX_MODULE_LINES = 500
 MAX_FUNCTION_LINES = 80
 
@@ -48,20 +59,10 @@ def _source_files(root: Path) -> Iterator[Path]:
                 yield path
 
 
-def _is_type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 def _import_nodes(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
     stack = [tree]
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.If) and _is_type_checking(node):
-            stack.extend(node.orelse)
-            continue
         if isinstance(node, ast.Import | ast.ImportFrom):
             yield node
         stack.extend(ast.iter_child_nodes(node))
@@ -114,17 +115,41 @@ def upward_imports(graph: dict[str, set[str]]) -> list[str]:
     return sorted(found)
 
 
+def zone(module: str) -> str:
+    """The zone of one of the apps' modules, read off its path alone."""
+    parts = module.split(".")[1:]
+    if not parts:  # the app's package: its front door (the Celery app, re-exports)
+        return "entry"
+    if parts[0] == "engine":
+        return "engine"
+    if parts[0] in MODEL_LAYER:
+        return "models"
+    if any(p in ENTRY_POINTS for p in parts) or parts[:1] == ["migrations"]:
+        return "entry"
+    return "domain"
+
+
 def impure_engine_imports(graph: dict[str, set[str]]) -> list[str]:
     found = []
     for module, targets in graph.items():
-        engine = next(
-            (e for e in ENGINES if module == e or module.startswith(e + ".")), None
-        )
-        if engine is None:
+        if _app(module) is None or zone(module) != "engine":
             continue
         for target in targets:
-            pure = any(target == e or target.startswith(e + ".") for e in ENGINES)
+            pure = _app(target) is not None and zone(target) == "engine"
             if target.split(".")[0] == "django" or (_app(target) and not pure):
+                found.append(f"{module} -> {target}")
+    return sorted(found)
+
+
+def zone_climbs(graph: dict[str, set[str]]) -> list[str]:
+    """Arrows inside an app that run back up: an engine importing a model, a model a
+    service, a service a view or a form."""
+    found = []
+    for module, targets in graph.items():
+        for target in targets:
+            if _app(target) != _app(module) or _app(module) is None:
+                continue
+            if ZONES.index(zone(target)) > ZONES.index(zone(module)):
                 found.append(f"{module} -> {target}")
     return sorted(found)
 
@@ -189,6 +214,15 @@ def test_engines_import_no_django_and_no_other_app():
     assert impure_engine_imports(import_graph(ROOT)) == []
 
 
+def test_no_arrow_climbs_back_up_inside_an_app():
+    assert zone_climbs(import_graph(ROOT)) == []
+
+
+def test_every_app_keeps_its_engine_in_an_engine_folder():
+    for app in ("sizing", "tco", "vendors"):
+        assert (ROOT / app / "engine" / "__init__.py").exists(), app
+
+
 def test_no_import_cycles_between_modules():
     assert import_cycles(import_graph(ROOT)) == []
 
@@ -240,6 +274,7 @@ def test_the_planted_tree_keeps_every_rule(planted):
     graph = import_graph(planted)
     assert upward_imports(graph) == []
     assert impure_engine_imports(graph) == []
+    assert zone_climbs(graph) == []
     assert import_cycles(graph) == []
 
 
@@ -276,12 +311,25 @@ def test_a_cycle_through_a_function_level_import_is_found(planted):
     ]
 
 
-def test_an_import_under_type_checking_is_not_a_cycle(planted):
+def test_an_import_under_type_checking_is_a_cycle_too(planted):
     (planted / "vendors/comparison/labels.py").write_text(
         "from typing import TYPE_CHECKING\n"
         "if TYPE_CHECKING:\n    from .build import build\n"
     )
-    assert import_cycles(import_graph(planted)) == []
+    assert import_cycles(import_graph(planted)) == [
+        ["vendors.comparison.build", "vendors.comparison.labels"]
+    ]
+
+
+def test_a_service_importing_a_view_is_found(planted):
+    (planted / "sizing/views.py").write_text("from .services import models\n")
+    (planted / "sizing/plans.py").write_text("from .views import models\n")
+    assert zone_climbs(import_graph(planted)) == ["sizing.plans -> sizing.views"]
+
+
+def test_a_model_importing_a_service_is_found(planted):
+    (planted / "sizing/models.py").write_text("from . import services\n")
+    assert zone_climbs(import_graph(planted)) == ["sizing.models -> sizing.services"]
 
 
 def test_a_long_function_is_found(planted):

@@ -10,7 +10,7 @@ class VendorsConfig(AppConfig):
         from clusterbuy.models import Stage
         from clusterbuy.registry import register_stage_check, register_tab
 
-        from .suppliers import shortlist_check
+        from .services.suppliers import shortlist_check
 
         register_tab("rfp", "vendors:rfp")
         register_tab("bids", "vendors:bids")
@@ -19,13 +19,13 @@ class VendorsConfig(AppConfig):
 
         from tco.sources import register_bid_source
 
-        from .tco_source import bid_prices_sealed, tco_seed_for_bid
+        from .services.tco_source import bid_prices_sealed, tco_seed_for_bid
 
         register_bid_source(tco_seed_for_bid, prices_sealed=bid_prices_sealed)
 
         from django.db.models.signals import post_delete, post_save
 
-        from .caching import on_model_change
+        from .services.caching import on_model_change
 
         post_save.connect(on_model_change, dispatch_uid="vendors-comparison-save")
         post_delete.connect(on_model_change, dispatch_uid="vendors-comparison-delete")

@@ -11,8 +11,8 @@ from __future__ import annotations
 import copy
 from decimal import Decimal
 
-from . import bids, evaluation, plan_facts, suppliers
 from .models import Bid, CaseStudy, Vendor
+from .services import bids, evaluation, plan_facts, suppliers
 
 BALANCED_TEXT = (
     "针对贵司在上海本地机房部署的 70B 大模型继续预训练与推理服务，我们与贵司 IT 团队确认了训练数据量"

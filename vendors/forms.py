@@ -8,9 +8,7 @@ from clusterbuy.bounds import LONG_TEXT_MAX_CHARS, model_field_limits
 from clusterbuy.forms import searchable
 from clusterbuy.services import ServiceError
 
-from . import checklist_default, checklists, plan_facts
-from .evaluation import SECTION_WEIGHT_MAX, ScoreMark
-from .fields import BID_FIELDS, CASE_STUDY_FIELDS, VENDOR_FIELDS
+from .engine.fields import BID_FIELDS, CASE_STUDY_FIELDS, VENDOR_FIELDS
 from .models import (
     HOURS_MAX,
     MONITORING_ITEMS,
@@ -22,7 +20,10 @@ from .models import (
     ChecklistTemplate,
     Decision,
     Vendor,
+    checklist_default,
 )
+from .services import checklists, plan_facts
+from .services.evaluation import SECTION_WEIGHT_MAX, ScoreMark
 
 CHANNEL_LABELS = {
     "phone": _("Phone"),

@@ -40,10 +40,10 @@ from django.utils.translation import gettext_lazy
 from clusterbuy.access import Capability, can, is_technical_evaluator
 from clusterbuy.models import Procurement
 
-from .detectors import Fact, Pitfall
-from .evaluation import evaluation_settings_for, has_submitted
-from .fields import BID_FIELDS
+from .engine.detectors import Fact, Pitfall
+from .engine.fields import BID_FIELDS
 from .models import Bid, EvaluationSettings, Invitation, Vendor
+from .services.evaluation import evaluation_settings_for, has_submitted
 
 # Words too common in company names to identify one ("Quokka Systems Ltd" is found by
 # "Quokka"; "Systems" alone says nothing and would blank ordinary prose).

@@ -31,7 +31,7 @@ from .model_states import Sharding, StageParams, StateRecipe, state_bytes_per_pa
 
 if TYPE_CHECKING:
     from .memory import Layout
-    from .parallelism import TrainingJob
+    from .training_job import TrainingJob
 
 COLLECTIVE_EFFICIENCY = 0.8
 # Gradient traffic overlaps the backward pass, ~2/3 of a step (assumption).

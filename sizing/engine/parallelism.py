@@ -52,40 +52,13 @@ from .model_states import (
     stage_params,
     state_terms,
 )
+from .training_job import Fabric as Fabric  # re-exported: callers read it here
+from .training_job import TrainingJob
 
 MAX_PIPELINE = 64
 MAX_EXPERT_PARALLEL = 256
 MIN_TOKENS_PER_CONTEXT_RANK = 4096
 INTERLEAVE_CHUNKS = (2, 4)
-
-
-@dataclass(frozen=True)
-class Fabric:
-    """Bandwidths the search needs, GB/s per GPU each way."""
-
-    scaleup_gbs: float  # NVLink/xGMI/HCCS each way, or PCIe when no scale-up link
-    scaleup_domain: int
-    pcie_gbs: float
-    scaleout_gbs: float  # NIC bandwidth per GPU each way
-    gpus_per_node: int
-
-
-@dataclass(frozen=True)
-class TrainingJob:
-    """One step of one workload on a GPU count: what every candidate is scored on."""
-
-    model: ModelArch
-    gpus: int
-    fabric: Fabric
-    memory_gb: float
-    recipe: Recipe
-    global_batch_tokens: int
-    step_flops: float  # hardware FLOPs of one step
-    gpu_flops: float  # achieved FLOP/s per GPU (peak x HFU)
-
-    @property
-    def sequences(self) -> int:
-        return max(self.global_batch_tokens // self.recipe.seq_len, 1)
 
 
 @dataclass(frozen=True)

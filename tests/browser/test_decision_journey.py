@@ -142,9 +142,9 @@ def procurement_with_workloads(organisation, it_lead):
 def two_bids(procurement, buyer) -> dict:
     """A bid sized like the plan (with the balanced demo bid's terms and lines) and
     one with a quarter of the plan's GPUs; returns name -> (bid, servers)."""
-    from vendors import bids, suppliers
     from vendors.demo import BID_TERMS, OTHER_LINES, _line
-    from vendors.plan_facts import plan_summary
+    from vendors.services import bids, suppliers
+    from vendors.services.plan_facts import plan_summary
 
     plan = plan_summary(procurement=procurement)
     gpus = int(plan["gpu_count"])

@@ -217,7 +217,7 @@ def line_items_xlsx(path, servers: int) -> None:
     """The balanced bid's line items, as a buyer fills in the template."""
     import openpyxl
 
-    from vendors.importing import COLUMNS
+    from vendors.engine.importing import COLUMNS
 
     book = openpyxl.Workbook()
     sheet = book.active

@@ -236,8 +236,8 @@ def docx_text(data: bytes) -> str:
 def template_headers(language: str) -> list[str]:
     from django.utils import translation
 
-    from vendors.importing import COLUMNS
-    from vendors.line_item_template import column_label
+    from vendors.engine.importing import COLUMNS
+    from vendors.services.line_item_template import column_label
 
     with translation.override(language):
         return [column_label(code) for code in COLUMNS]
@@ -248,7 +248,7 @@ def workbook(path, language: str, rows: list[tuple]) -> str:
     values as the template shows them in ``language``."""
     from django.utils import translation
 
-    from vendors.line_item_template import value_labels
+    from vendors.services.line_item_template import value_labels
 
     with translation.override(language):
         categories, flags = value_labels("category"), value_labels("recurring")
@@ -354,7 +354,7 @@ def test_rfp_journey_from_plan_to_opened_bids(
 
 def journey(watch, language, procurement, buyer, admin, second_admin, tmp_path, outbox):
     from vendors.models import AuditAction, AuditEntry, Bid, RfpSettings, Submission
-    from vendors.plan_facts import plan_summary
+    from vendors.services.plan_facts import plan_summary
 
     def _(msgid: str, **values) -> str:
         return t(language, msgid, **values)

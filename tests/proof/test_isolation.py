@@ -181,7 +181,6 @@ def _load_org_b() -> dict:
     from clusterbuy.models import Procurement
     from sizing.models import SizingPlan, Workload
     from tco.models import TcoRun, TcoScenario
-    from vendors import attachments, checklists, decisions, suppliers
     from vendors.models import (
         Bid,
         BidAttachment,
@@ -190,6 +189,7 @@ def _load_org_b() -> dict:
         RfpQuestion,
     )
     from vendors.portal import invitations
+    from vendors.services import attachments, checklists, decisions, suppliers
 
     call_command("load_catalog", verbosity=0)
     call_command("load_demo", verbosity=0)

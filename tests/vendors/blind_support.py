@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.factories import pdf_bytes
 from tests.vendors.test_support import BALANCED_TEXT, line
-from vendors import attachments, bids, decisions, evaluation, suppliers
+from vendors.services import attachments, bids, decisions, evaluation, suppliers
 
 ZEBRA = "Zebracorp"
 QUOKKA = "Quokka Systems"

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from sizing.services.catalog import load_reference_catalog
 from tests.vendors.test_support import make_vendor
-from vendors.importing import COLUMNS
+from vendors.engine.importing import COLUMNS
 from vendors.models import Invitation, RfpSettings
 from vendors.portal.tokens import make_token
 

@@ -43,7 +43,7 @@ def test_bid_form_lists_the_accelerators_buyable_in_the_region_first(
 ):
     """A China procurement: the export-controlled AMD MI300X comes after every
     buyable one, in a group that says why."""
-    from vendors import plan_facts
+    from vendors.services import plan_facts
 
     buyable = set(
         sizing_services.buyable_accelerators_for(procurement=procurement).values_list(

@@ -6,9 +6,9 @@ from decimal import Decimal
 from django.urls import reverse
 
 from tests.vendors.test_support import line, make_bid, make_vendor
-from vendors import bids, evaluation
-from vendors.importing import build_template_csv
+from vendors.engine.importing import build_template_csv
 from vendors.models import AuditEntry
+from vendors.services import bids, evaluation
 
 
 def bid_entries(bid, action):

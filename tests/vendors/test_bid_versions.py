@@ -15,10 +15,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from tests.vendors.test_support import line, make_bid, make_vendor
-from vendors import bids, evaluation
-from vendors.bid_versions import StaleBidError
-from vendors.importing import build_template_csv
+from vendors.engine.importing import build_template_csv
 from vendors.models import AuditEntry, Bid, BidLineItem, Score
+from vendors.services import bids, evaluation
+from vendors.services.bid_versions import StaleBidError
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ from django.urls import reverse
 from clusterbuy.bounds import LONG_TEXT_MAX_CHARS, stored_value_is_valid
 from clusterbuy.services import ServiceError
 from tests.vendors.test_support import BALANCED_TEXT, make_bid, make_vendor
-from vendors import bids, evaluation
 from vendors.api.bid_serializers import BidInputSerializer
 from vendors.models import Bid, CaseStudy, ChecklistCriterion, Decision, Score
 from vendors.models.bid_bounds import (
@@ -20,6 +19,7 @@ from vendors.models.bid_bounds import (
     PROPOSAL_TEXT_MAX_CHARS,
     STORAGE_TB_MAX,
 )
+from vendors.services import bids, evaluation
 
 
 @pytest.fixture

@@ -4,8 +4,13 @@ import pytest
 from django.urls import reverse
 
 from tests.vendors.test_support import make_bid, make_vendor
-from vendors import checklist_default, checklists, evaluation
-from vendors.models import ChecklistCriterion, ChecklistSection, ChecklistTemplate
+from vendors.models import (
+    ChecklistCriterion,
+    ChecklistSection,
+    ChecklistTemplate,
+    checklist_default,
+)
+from vendors.services import checklists, evaluation
 
 
 @pytest.fixture

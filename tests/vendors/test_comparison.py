@@ -6,7 +6,8 @@ from django.test.utils import CaptureQueriesContext
 
 from sizing import services as sizing_services
 from tests.vendors.test_support import line, make_bid, make_vendor, three_bids
-from vendors import comparison, evaluation, plan_facts
+from vendors import comparison
+from vendors.services import evaluation, plan_facts
 
 PLAN = {
     "gpu_count": 64,
@@ -257,7 +258,7 @@ def test_comparison_page_query_count_does_not_grow_with_bids(
 
     for i in range(2):
         make_bid(procurement, make_vendor(org, f"V{i}"))
-    from vendors import caching
+    from vendors.services import caching
 
     client = client_for(buyer)
     url = reverse("vendors:comparison", args=[procurement.pk])

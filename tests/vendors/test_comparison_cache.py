@@ -12,7 +12,8 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from tests.vendors.test_support import make_bid, make_vendor, three_bids
-from vendors import bids, caching, comparison, evaluation
+from vendors import comparison
+from vendors.services import bids, caching, evaluation
 
 
 @pytest.fixture(autouse=True)

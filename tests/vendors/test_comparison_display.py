@@ -8,7 +8,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.vendors.test_support import make_bid, make_vendor, three_bids
-from vendors import comparison, evaluation, exports
+from vendors import comparison
+from vendors.comparison import documents as exports
+from vendors.services import evaluation
 
 
 def test_weights_form_and_rows_show_default_titles_translated_and_edits_as_typed(

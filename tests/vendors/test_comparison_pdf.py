@@ -11,7 +11,8 @@ from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
 from clusterbuy.models import Procurement
-from vendors import comparison, exports
+from vendors import comparison
+from vendors.comparison import documents as exports
 
 # Before the page-break rules the English PDF ended on a page of 6 lines (the last
 # notes); a full landscape page of the table holds about 35.

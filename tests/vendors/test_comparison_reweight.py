@@ -7,10 +7,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.vendors.test_support import line, make_bid, make_vendor
-from vendors import caching, comparison, evaluation, plan_facts
+from vendors import comparison
 from vendors.comparison import cache as comparison_cache
 from vendors.comparison import checks, pricing
 from vendors.models import ChecklistCriterion
+from vendors.services import caching, evaluation, plan_facts
 
 
 @pytest.fixture(autouse=True)
@@ -216,7 +217,7 @@ def _export(client, procurement, fmt, magic):
 def test_exports_read_the_cached_comparison_and_are_kept_beside_it(
     client_for, monkeypatch, org, procurement, buyer, it_lead
 ):
-    from vendors import exports
+    from vendors.comparison import documents as exports
 
     _add_bids(procurement, org, it_lead, 3)
     client = client_for(buyer)
@@ -260,7 +261,7 @@ def _pdf_text(result) -> str:
     import pypdf
     from django.utils import translation
 
-    from vendors import exports
+    from vendors.comparison import documents as exports
 
     with translation.override("en"):
         pdf = exports.comparison_pdf(result)
@@ -273,7 +274,7 @@ def test_the_pdf_prints_the_whole_table_up_to_ten_bids_then_a_ranking_summary(
 ):
     from django.utils import translation
 
-    from vendors import exports
+    from vendors.comparison import documents as exports
 
     assert exports.PDF_BIDS_PER_TABLE == 10
     _add_bids(procurement, org, it_lead, 2)

@@ -15,7 +15,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from clusterbuy.models import Procurement
-from vendors import comparison, exports
+from vendors import comparison
+from vendors.comparison import documents as exports
 
 # A text cell that only holds a figure: what the old export wrote ("44,780,000").
 FIGURE_AS_TEXT = re.compile(r"^[\d,.\s%/]+$")

@@ -9,8 +9,9 @@ from django.urls import reverse
 
 from tests.vendors.test_prescoring import planned  # noqa: F401 (fixture)
 from tests.vendors.test_support import line, three_bids
-from vendors import bids, comparison, evaluation
+from vendors import comparison
 from vendors.models import Decision
+from vendors.services import bids, evaluation
 
 RATIONALE = "均衡方案：网络与存储齐全，服务最好。Balanced design, best service."
 

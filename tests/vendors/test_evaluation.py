@@ -1,6 +1,6 @@
 from tests.vendors.test_support import make_bid, make_vendor, three_bids
-from vendors import evaluation, suppliers
 from vendors.models import AuditEntry, Decision, Score
+from vendors.services import evaluation, suppliers
 
 
 def comparison(api, procurement):

@@ -7,8 +7,10 @@ from django.urls import reverse
 
 from tests.factories import pdf_bytes
 from tests.vendors.test_support import make_bid, make_vendor
-from vendors import attachments, comparison, exports
+from vendors import comparison
+from vendors.comparison import documents as exports
 from vendors.models import BidAttachment
+from vendors.services import attachments
 
 
 def xlsx(rows):

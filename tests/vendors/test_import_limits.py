@@ -17,7 +17,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.conftest import ROOT
 from tests.vendors.test_support import make_bid, make_vendor
-from vendors.importing import LineItemImportError, RowError, parse_line_items
+from vendors.engine.importing import LineItemImportError, RowError, parse_line_items
 
 MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 PACKAGE_NS = "http://schemas.openxmlformats.org/package/2006"
@@ -90,7 +90,7 @@ def file_errors(data: bytes, **options) -> list[str]:
 
 MEASURE = """
 import io, json, resource, sys, time
-from vendors.importing import LineItemImportError, parse_line_items
+from vendors.engine.importing import LineItemImportError, parse_line_items
 data = open(sys.argv[1], "rb").read()
 before_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 started = time.perf_counter()

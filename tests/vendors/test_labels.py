@@ -5,8 +5,8 @@ from decimal import Decimal
 from django.urls import reverse
 
 from tests.vendors.test_support import make_bid, make_vendor, three_bids
-from vendors import bids
 from vendors.models import BidLineItem
+from vendors.services import bids
 
 
 def _zh(client, url):

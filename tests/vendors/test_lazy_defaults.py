@@ -7,8 +7,8 @@ from django.utils import translation
 from django.utils.html import escape
 
 from tests.vendors.test_support import make_bid, make_vendor
-from vendors import checklist_default, checklists, evaluation
-from vendors.models import ChecklistTemplate, EvaluationSettings
+from vendors.models import ChecklistTemplate, EvaluationSettings, checklist_default
+from vendors.services import checklists, evaluation
 
 
 def _rows() -> tuple[int, int]:

@@ -12,8 +12,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.vendors.test_support import make_bid, make_vendor
-from vendors.importing import parse_line_items
-from vendors.line_item_template import import_vocabulary
+from vendors.engine.importing import parse_line_items
+from vendors.services.line_item_template import import_vocabulary
 
 ZH_HEADERS = ["类别", "描述", "数量", "单价", "按年计费"]
 EN_HEADERS = [

@@ -6,11 +6,11 @@ import re
 import pytest
 from django.utils import translation
 
-from vendors.autoscore import AutoScore, AutoSource
 from vendors.comparison.pitfall_texts import fact_json, fact_text
 from vendors.comparison.prescores import evidence_lines
-from vendors.compliance import PlanNeeds
-from vendors.detectors import (
+from vendors.engine.autoscore import AutoScore, AutoSource
+from vendors.engine.compliance import PlanNeeds
+from vendors.engine.detectors import (
     Fact,
     FactCode,
     LineItemFacts,

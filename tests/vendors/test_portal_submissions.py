@@ -24,10 +24,10 @@ from tests.vendors.portal_support import (  # noqa: F401
     workbook,
 )
 from tests.vendors.test_comparison import PLAN
-from vendors import plan_facts
 from vendors.models import Bid, Submission
 from vendors.portal import feedback, submissions
 from vendors.portal.submissions import PortalError
+from vendors.services import plan_facts
 
 
 def _submit(invitation, rows=GOOD_ROWS, text=HONEST, **fields):

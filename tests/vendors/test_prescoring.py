@@ -8,8 +8,8 @@ from django.urls import reverse
 from sizing import services as sizing_services
 from tests.vendors.test_comparison import PLAN
 from tests.vendors.test_support import make_bid, make_vendor, three_bids
-from vendors import evaluation, plan_facts
 from vendors.models import AuditEntry, ChecklistCriterion, Score
+from vendors.services import evaluation, plan_facts
 
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}

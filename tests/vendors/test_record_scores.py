@@ -5,8 +5,8 @@ from django.urls import reverse
 
 from clusterbuy.services import ServiceError
 from tests.vendors.test_support import make_bid, make_vendor
-from vendors import evaluation
 from vendors.models import AuditEntry, ChecklistCriterion, Score
+from vendors.services import evaluation
 
 
 @pytest.fixture

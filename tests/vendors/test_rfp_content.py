@@ -161,7 +161,7 @@ def test_the_pack_asks_what_the_comparison_checks(rfp_plan, procurement):
     """Every infrastructure minimum is the `PlanNeeds` figure the comparison (and
     the portal's feedback) holds a bid to, with the same direction of comparison."""
     from vendors.comparison.checks import plan_needs
-    from vendors.compliance import _AT_LEAST
+    from vendors.engine.compliance import _AT_LEAST
 
     needs = plan_needs(sizing_services.plan_summary(procurement=procurement))
     with translation.override("en"):

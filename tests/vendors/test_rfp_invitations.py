@@ -310,7 +310,7 @@ def test_answer_question_refuses_another_role(procurement, buyer, viewer, deadli
 def test_blind_grading_hides_the_invited_vendors_from_roles_that_do_not_manage_them(
     api_for, client_for, procurement, buyer, it_lead, deadline
 ):
-    from vendors import evaluation
+    from vendors.services import evaluation
 
     invitation = _invite(procurement, buyer, vendor_name="Zebracorp")
     RfpQuestion.objects.create(

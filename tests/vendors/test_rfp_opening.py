@@ -292,7 +292,7 @@ def test_a_submission_after_the_deadline_is_not_opened(procurement, admin_user):
 def test_a_vendor_with_a_keyed_bid_stops_the_opening_with_its_name(
     procurement, admin_user
 ):
-    from vendors import bids
+    from vendors.services import bids
 
     made = sealed_rfp(procurement)
     bids.create_bid(

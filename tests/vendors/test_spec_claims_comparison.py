@@ -12,7 +12,7 @@ from django.utils import translation
 
 from sizing.services.catalog import load_reference_catalog
 from tests.vendors.test_support import make_bid, make_vendor
-from vendors import caching, evaluation
+from vendors.services import caching, evaluation
 
 WRONG = "本方案提供 64 张 H100 96GB HBM3e GPU，每 GPU 400 Gb/s InfiniBand 网络。"
 HONEST = "Each H100 SXM5 GPU has 80 GB of HBM3; DGX H100 server: 10.2 kW max."

@@ -16,8 +16,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.vendors.test_support import line, make_bid, make_vendor
-from vendors import comparison, evaluation, exports
+from vendors import comparison
+from vendors.comparison import documents as exports
 from vendors.models import Bid
+from vendors.services import evaluation
 
 # name -> (what is written past validation, the figure shown "invalid")
 POISONS = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from vendors import bids, suppliers
+from vendors.services import bids, suppliers
 
 BALANCED_TEXT = (
     "针对贵司在上海本地机房的 70B 大模型继续预训练与推理服务，我们设计了计算、网络、存储均衡的方案："

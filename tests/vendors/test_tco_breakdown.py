@@ -15,7 +15,8 @@ from django.utils import translation
 
 from clusterbuy.models import Procurement
 from tests.vendors.blind_support import blind_sealed_bids
-from vendors import comparison, exports
+from vendors import comparison
+from vendors.comparison import documents as exports
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@ import pytest
 from django.urls import reverse
 
 from tests.vendors.test_support import make_bid, make_vendor, three_bids
-from vendors import evaluation
+from vendors.services import evaluation
 
 
 @pytest.fixture

@@ -8,7 +8,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.vendors.blind_support import QUOKKA, ZEBRA, blind_sealed_bids
-from vendors import evaluation, visibility
+from vendors import visibility
+from vendors.services import evaluation
 
 
 @pytest.fixture

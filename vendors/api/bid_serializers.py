@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from .. import comparison
-from ..fields import BID_FIELDS
+from ..engine.fields import BID_FIELDS
 from ..models import (
     CHECKED_BID_FIELDS,
     FRAMEWORK_NAME_MAX_CHARS,

@@ -20,10 +20,11 @@ from rest_framework.views import APIView
 from clusterbuy.access import Capability
 from clusterbuy.permissions import capability_for_writes
 
-from .. import attachments, bids, visibility
-from ..import_errors import row_error_message
-from ..importing import LineItemImportError
+from .. import visibility
+from ..engine.importing import LineItemImportError
 from ..models import Bid
+from ..services import attachments, bids
+from ..services.import_errors import row_error_message
 from .bid_serializers import (
     AttachmentSerializer,
     BidConflictSerializer,

@@ -11,8 +11,8 @@ from rest_framework.response import Response
 from clusterbuy.access import Capability, organisation_of
 from clusterbuy.permissions import capability_for_writes
 
-from .. import checklists
 from ..models import ChecklistTemplate
+from ..services import checklists
 
 
 class CriterionSerializer(serializers.Serializer):

@@ -18,8 +18,9 @@ from clusterbuy.access import Capability
 from clusterbuy.bounds import model_field_limits
 from clusterbuy.permissions import IsMember, capability_for_writes
 
-from .. import comparison, decisions, visibility
+from .. import comparison, visibility
 from ..models import Bid, Decision
+from ..services import decisions
 from .scoping import ProcurementScopedMixin
 
 

@@ -13,9 +13,10 @@ from clusterbuy.access import Capability, require
 from clusterbuy.bounds import model_field_limits
 from clusterbuy.permissions import IsMember, capability_for_writes
 
-from .. import comparison, evaluation, visibility
-from ..evaluation import SECTION_WEIGHT_MAX
+from .. import comparison, visibility
 from ..models import ChecklistTemplate, EvaluationSettings, Score
+from ..services import evaluation
+from ..services.evaluation import SECTION_WEIGHT_MAX
 from .scoping import ProcurementScopedMixin
 
 

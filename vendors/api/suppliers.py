@@ -10,9 +10,9 @@ from rest_framework import serializers, viewsets
 from clusterbuy.access import Capability, organisation_of
 from clusterbuy.permissions import capability_for_writes
 
-from .. import suppliers
-from ..fields import CASE_STUDY_FIELDS, VENDOR_FIELDS
+from ..engine.fields import CASE_STUDY_FIELDS, VENDOR_FIELDS
 from ..models import Bid, CaseStudy, Vendor, VendorKind
+from ..services import suppliers
 from ..visibility import visible_vendors
 
 

@@ -15,10 +15,10 @@ from decimal import Decimal
 
 from clusterbuy.models import Procurement
 
-from .. import evaluation, plan_facts
-from ..compliance import PlanNeeds
-from ..detectors import ProcurementFacts
+from ..engine.compliance import PlanNeeds
+from ..engine.detectors import ProcurementFacts
 from ..models import Bid, ChecklistSection, Decision, EvaluationSettings
+from ..services import evaluation, plan_facts
 from ..visibility import Visibility, visibility_for
 from . import checks, claims, delivered, pricing
 from .ranking import rank_columns, score_sections

@@ -1,6 +1,6 @@
 """The comparison page's context, read through the shared cache.
 
-The key (vendors.caching) carries the data version, the language and the viewer
+The key (vendors.services.caching) carries the data version, the language and the viewer
 variant from `visibility.viewer_variant`, the same rule `build_comparison` applies.
 Tried weights (`reweighted_context`) and the XLSX/PDF exports start from that same
 entry: a weight change re-ranks its columns (`reweight`), nothing is built again.
@@ -16,7 +16,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import render_to_string
 
-from .. import caching, evaluation, visibility
+from .. import visibility
+from ..services import caching, evaluation
 from .build import build_comparison
 from .radar import radar_svg
 from .reweight import reweighted

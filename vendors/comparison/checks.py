@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from clusterbuy.models import Procurement
 
-from .. import plan_facts
-from ..capability import Capability, check_capability_compliance
-from ..compliance import (
+from ..engine.capability import Capability, check_capability_compliance
+from ..engine.compliance import (
     COOLING_KINDS,
     BidOffer,
     ComplianceInputError,
@@ -16,7 +15,7 @@ from ..compliance import (
     ComplianceStatus,
     PlanNeeds,
 )
-from ..detectors import (
+from ..engine.detectors import (
     WORKLOAD_KINDS,
     BidFacts,
     LineItemFacts,
@@ -25,6 +24,7 @@ from ..detectors import (
     detect_all,
 )
 from ..models import PROPOSAL_TEXT_MAX_CHARS, Bid
+from ..services import plan_facts
 from .labels import COMPLIANCE_ITEMS
 from .pricing import Line
 

@@ -1,4 +1,4 @@
-"""A bid's spec claims as the comparison shows them: `vendors.spec_claims` run on the
+"""A bid's spec claims as the comparison shows them: `vendors.engine.spec_claims` run on the
 bid's text fields and proposal against the catalog row of the accelerator it offers.
 
 The texts are redacted for the viewer first (`Visibility.redact`), so a blind
@@ -11,8 +11,13 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
+from ..engine.spec_claims import (
+    BidSpec,
+    ClaimStatus,
+    check_spec_claims,
+    datasheet_from_row,
+)
 from ..models import Bid
-from ..spec_claims import BidSpec, ClaimStatus, check_spec_claims, datasheet_from_row
 from ..visibility import Visibility
 from .checks import proposal_text
 from .labels import current_language

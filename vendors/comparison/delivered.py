@@ -15,9 +15,9 @@ from django.utils import translation
 from clusterbuy.models import Procurement
 from sizing.input_errors import delivered_error
 
-from .. import plan_facts
-from ..capability import Capability, WorkloadCapability
+from ..engine.capability import Capability, WorkloadCapability
 from ..models import Bid
+from ..services import plan_facts
 
 
 def _name(key: str, accelerators: dict) -> str:

@@ -1,6 +1,6 @@
 """The pitfall detectors' computed evidence in the reader's language.
 
-``vendors.detectors`` (pure) reports what it computed behind a finding as a ``Fact``:
+``vendors.engine.detectors`` (pure) reports what it computed behind a finding as a ``Fact``:
 a code and its params ("short_of_plan", item storage_tb, offered None, needed 10.83,
 unit TB). Pages, the API and the decision memo word it here, items named by their
 label, never by their key. The memo stores facts as ``{"code", "params"}`` and words
@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from clusterbuy.errors import figure
 
-from ..detectors import Fact
+from ..engine.detectors import Fact
 from .labels import category_label, compliance_label
 
 _SPECIFICS = {

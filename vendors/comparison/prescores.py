@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from ..autoscore import AutoScore, AutoSource
+from ..engine.autoscore import AutoScore, AutoSource
 from .build import build_comparison
 from .labels import compliance_label, pitfall_label, shown_value, status_label
 from .pitfall_texts import fact_text

@@ -1,8 +1,8 @@
 """From the evaluators' marks to section points (0-5), the technical score, the price
-score and the rank of every bid (the arithmetic itself is in `vendors.scoring`).
+score and the rank of every bid (the arithmetic itself is in `vendors.engine.scoring`).
 
 A criterion no evaluator has marked counts with its automatic score when it has one
-(`vendors.autoscore`: the pitfall and compliance findings the viewer sees); an
+(`vendors.engine.autoscore`: the pitfall and compliance findings the viewer sees); an
 evaluator's mark replaces it. A section that counts in the rank (weight above 0; the
 price section unless prices are hidden from the viewer) with no score at all is
 listed in ``Column.unscored_sections``, one with some criteria unscored in
@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from decimal import Decimal
 
-from .. import autoscore, scoring
+from ..engine import autoscore, scoring
 from ..models import Bid, EvaluationSettings
 from .result import Column, SectionInfo
 

@@ -10,9 +10,9 @@ from django.utils.translation import gettext as _
 
 from clusterbuy.models import Procurement
 
-from .. import scoring
-from ..compliance import ComplianceItem
-from ..detectors import Pitfall
+from ..engine import scoring
+from ..engine.compliance import ComplianceItem
+from ..engine.detectors import Pitfall
 from ..models import Bid, Decision, EvaluationSettings
 from ..visibility import Visibility
 from .labels import (
@@ -84,7 +84,7 @@ class Column:
     def tco_breakdown_list(self) -> list[dict]:
         return breakdown_rows(self.tco_breakdown)
 
-    # Criterion code -> its automatic score from the findings (`vendors.autoscore`),
+    # Criterion code -> its automatic score from the findings (`vendors.engine.autoscore`),
     # and the sections that count in the rank with no score / some criteria unscored.
     automatic: dict = field(default_factory=dict)
     unscored_sections: list[str] = field(default_factory=list)

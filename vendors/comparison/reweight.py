@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 from dataclasses import replace
 
-from .. import evaluation
+from ..services import evaluation
 from .ranking import rank_columns
 from .result import Column, Comparison, SectionInfo
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clusterbuy.models import Organisation
 
-from .. import checklist_default
+from . import checklist_default
 
 
 class ChecklistTemplate(models.Model):

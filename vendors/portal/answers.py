@@ -12,8 +12,8 @@ from clusterbuy.bounds import LONG_TEXT_MAX_CHARS
 from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
 
-from ..audit import record_audit
 from ..models import AuditAction, RfpQuestion
+from ..services.audit import record_audit
 from ..visibility import Visibility
 
 

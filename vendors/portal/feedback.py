@@ -4,9 +4,9 @@ Three kinds, each kept in ``Submission.feedback`` as plain JSON (codes, paramete
 where the pure modules write prose, its English and Chinese pair) so a version's
 feedback reads the same in either language long after it was given:
 
-- ``import_errors``: the workbook's row errors (`vendors.importing.RowError`), said
-  as the buyer's own import says them (`vendors.import_errors`);
-- ``spec_claims``: `vendors.spec_claims` on the submission's text fields and proposal
+- ``import_errors``: the workbook's row errors (`vendors.engine.importing.RowError`), said
+  as the buyer's own import says them (`vendors.services.import_errors`);
+- ``spec_claims``: `vendors.engine.spec_claims` on the submission's text fields and proposal
   against the catalog row of the offered accelerator, the comparison's own check
   (`vendors.comparison.claims`);
 - ``missing``: figures the RFP asks for that are not stated, no line items, no
@@ -32,18 +32,23 @@ from django.utils.translation import gettext as _
 from clusterbuy.errors import figure
 from clusterbuy.models import Procurement
 
-from .. import plan_facts
 from ..comparison import checks, delivered
 from ..comparison.claims import CLAIM_LABELS, CLAIM_STATUS_LABELS, DATASHEET_FIELDS
 from ..comparison.labels import compliance_label, status_label
-from ..compliance import ComplianceStatus
-from ..fields import BID_FIELDS
-from ..import_errors import row_error_sentence
-from ..importing import RowError
+from ..engine.compliance import ComplianceStatus
+from ..engine.fields import BID_FIELDS
+from ..engine.importing import RowError
+from ..engine.spec_claims import (
+    BidSpec,
+    ClaimStatus,
+    check_spec_claims,
+    datasheet_from_row,
+)
 from ..models import Bid
 from ..rfp.content import plan_minimums
 from ..rfp.facts import rfp_facts
-from ..spec_claims import BidSpec, ClaimStatus, check_spec_claims, datasheet_from_row
+from ..services import plan_facts
+from ..services.import_errors import row_error_sentence
 
 #: The figures an RFP answer is expected to state (the plan's minimums are judged on
 #: them, the checklist asks for the terms); the bid form requires only accelerator,

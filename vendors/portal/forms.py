@@ -10,7 +10,7 @@ from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
-from ..fields import BID_FIELDS
+from ..engine.fields import BID_FIELDS
 from ..forms import BidForm
 from ..models import SEVERITIES
 from ..models.rfp import QUESTION_MAX_CHARS

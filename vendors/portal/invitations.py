@@ -26,10 +26,10 @@ from clusterbuy.access import Capability, require
 from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
 
-from ..audit import record_audit
 from ..models import AuditAction, Bid, Invitation, RfpSettings, Vendor
 from ..models.rfp import new_nonce
-from ..suppliers import create_vendor
+from ..services.audit import record_audit
+from ..services.suppliers import create_vendor
 from .submissions import time_text
 from .tokens import make_token
 

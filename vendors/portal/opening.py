@@ -25,9 +25,7 @@ from clusterbuy.access import Capability, can, require
 from clusterbuy.models import Procurement
 from clusterbuy.services import ConflictError, ServiceError
 
-from ..audit import record_audit
-from ..bids import create_bid
-from ..fields import BID_FIELDS
+from ..engine.fields import BID_FIELDS
 from ..models import (
     AuditAction,
     Bid,
@@ -36,6 +34,8 @@ from ..models import (
     RfpSettings,
     Submission,
 )
+from ..services.audit import record_audit
+from ..services.bids import create_bid
 
 DESCRIPTION_MAX_CHARS = 500
 # A submission's `fields` (the proposal text is a column of its own).

@@ -29,11 +29,12 @@ from django.utils.translation import gettext as _
 
 from clusterbuy.services import ServiceError
 
-from .. import plan_facts
-from ..attachments import attachment_kind, content_kind
-from ..bids import _check_imported
-from ..importing import LineItemImportError, LineItemRow, RowError, parse_line_items
-from ..line_item_template import import_vocabulary
+from ..engine.importing import (
+    LineItemImportError,
+    LineItemRow,
+    RowError,
+    parse_line_items,
+)
 from ..models import (
     BidLineItem,
     Invitation,
@@ -41,6 +42,10 @@ from ..models import (
     Submission,
     SubmissionEvidence,
 )
+from ..services import plan_facts
+from ..services.attachments import attachment_kind, content_kind
+from ..services.bids import _check_imported
+from ..services.line_item_template import import_vocabulary
 from . import feedback
 from .forms import SubmissionForm, form_data
 

@@ -4,7 +4,7 @@ the bid must meet, the questions, the weights when published, the deadline.
 `assemble_rfp` is a function of the plain data `facts.rfp_facts` reads (no ORM, no
 request), written in the active language; `rfp_content` is the one entry point the
 pages, the API, the renderers and the supplier portal call. The minimums are the
-figures `vendors.compliance` and `vendors.capability` later hold each bid to, with
+figures `vendors.engine.compliance` and `vendors.engine.capability` later hold each bid to, with
 the same comparisons (at least, at most, equal), so the RFP asks for what is checked.
 """
 
@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 from clusterbuy.models import DataSensitivity, DeploymentSite, Region
 from sizing.models import Scenario, WorkloadKind
 
-from ..checklist_default import criterion_text, section_title
 from ..comparison.labels import ECOSYSTEM_NAMES, compliance_label, pitfall_label
 from ..models import Cooling
+from ..models.checklist_default import criterion_text, section_title
 from . import facts as rfp_facts_module
 from .questions import HIDDEN_COSTS, PITFALL_QUESTIONS, QUESTIONS
 
@@ -199,7 +199,7 @@ def _workload_minimums(delivery: dict) -> list[dict]:
 
 def _infrastructure_rows(plan: dict, r: dict) -> list[dict]:
     """Memory, scale-up, network, storage and power: the figures
-    `vendors.compliance.check_compliance` holds a bid to."""
+    `vendors.engine.compliance.check_compliance` holds a bid to."""
     fabric = plan.get("fabric") or ""
     rows = []
     figures = (
@@ -292,7 +292,7 @@ def _platform_rows(plan: dict, r: dict) -> list[dict]:
 
 
 def _minimums(data: dict) -> list[dict]:
-    """The plan's figures as requirements, in `vendors.compliance`'s order."""
+    """The plan's figures as requirements, in `vendors.engine.compliance`'s order."""
     plan, delivery, r = data["plan"], data["delivery"] or {}, data["requirement"]
     offer = f"{plan['gpu_count']} × {plan['accelerator_name']}"
     precision = (delivery.get("precision") or "bf16").upper()

@@ -1,6 +1,6 @@
 """Everything the RFP says, read from the services that own it into plain data: the
 procurement's facts, the questionnaire's answers and workloads, the sizing plan's
-headline figures and what the plan's own cluster delivers (`vendors.plan_facts`), the
+headline figures and what the plan's own cluster delivers (`vendors.services.plan_facts`), the
 evaluation checklist with its effective weights and the RFP settings. One query
 pass; `content.assemble_rfp` then works on this dict alone."""
 
@@ -10,7 +10,7 @@ from clusterbuy.models import Procurement
 from sizing import services as sizing_services
 from sizing.models import Workload
 
-from .. import checklists, evaluation, plan_facts
+from ..services import checklists, evaluation, plan_facts
 from .services import stored_rfp_settings
 
 WORKLOAD_FIGURES = (
@@ -72,7 +72,7 @@ def _workloads(procurement: Procurement) -> list[dict]:
 
 def _plan_delivery(procurement: Procurement, plan: dict | None) -> dict | None:
     """What the plan's own cluster delivers (compute, per-workload targets): the
-    floor a bid is held to by `vendors.capability`. Without stored workloads the
+    floor a bid is held to by `vendors.engine.capability`. Without stored workloads the
     catalog's dense BF16 peak x GPU count, as the comparison does."""
     if plan is None:
         return None

@@ -1,5 +1,5 @@
 """The RFP pack to download: PDF, DOCX, or a ZIP of both with the bid's line-item
-workbook (`vendors.line_item_template`, with its drop-downs, data validation and
+workbook (`vendors.services.line_item_template`, with its drop-downs, data validation and
 instructions sheet; ``xlsx`` is that workbook alone), all in the requested language. Buyers download it from the RFP
 page, invited vendors from the supplier portal: nothing here reads the request."""
 
@@ -13,7 +13,7 @@ from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from ..line_item_template import build_template_xlsx
+from ..services.line_item_template import build_template_xlsx
 from .content import rfp_content
 from .docx import rfp_docx
 from .pdf import rfp_pdf

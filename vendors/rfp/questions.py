@@ -1,5 +1,5 @@
 """The questions every bid must answer, one per checklist criterion they serve, and
-the four pitfalls (`vendors.detectors`) asked as questions, so that a vendor knows
+the four pitfalls (`vendors.engine.detectors`) asked as questions, so that a vendor knows
 what the evaluation looks for before writing (buyer's guide, issue 5 checklist).
 
 Texts are msgids, translated when the pack is assembled in its language."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_noop as _
 
-from ..detectors import PitfallCode
+from ..engine.detectors import PitfallCode
 
 # (checklist section code, criterion code, question)
 QUESTIONS: tuple[tuple[str, str, str], ...] = (

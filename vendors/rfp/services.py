@@ -14,9 +14,9 @@ from django.utils.translation import gettext as _
 from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
 
-from ..audit import record_audit
 from ..models import AuditAction, Invitation, RfpSettings
 from ..models.rfp import INSTRUCTIONS_MAX_CHARS
+from ..services.audit import record_audit
 
 RFP_FIELDS = ("deadline", "publish_weights", "two_person_opening", "instructions")
 

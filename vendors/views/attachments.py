@@ -13,9 +13,10 @@ from django.views.decorators.http import require_POST
 from clusterbuy.access import Capability, access_procurement
 from clusterbuy.services import ServiceError
 
-from .. import attachments, visibility
+from .. import visibility
 from ..forms import UploadForm
 from ..models import BidAttachment
+from ..services import attachments
 from .bids import bid_or_404
 
 

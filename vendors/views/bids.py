@@ -20,9 +20,8 @@ from clusterbuy.forms import add_service_error
 from clusterbuy.services import ServiceError
 from clusterbuy.views import render_procurement
 
-from .. import audit, comparison, evaluation
-from .. import bids as bid_services
-from ..fields import CASE_STUDY_FIELDS
+from .. import comparison
+from ..engine.fields import CASE_STUDY_FIELDS
 from ..forms import (
     CHANNEL_LABELS,
     MONITORING_LABELS,
@@ -32,6 +31,8 @@ from ..forms import (
     UploadForm,
 )
 from ..models import Bid, Vendor
+from ..services import audit, evaluation
+from ..services import bids as bid_services
 
 
 def bid_or_404(procurement, bid_pk) -> Bid:

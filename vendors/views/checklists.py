@@ -15,9 +15,9 @@ from django.views.decorators.http import require_POST
 from clusterbuy.access import Capability, can, organisation_of, require
 from clusterbuy.services import ServiceError
 
-from .. import checklists
 from ..forms import checklist_rows, parse_checklist_post, stored_name, stored_sections
 from ..models import ChecklistTemplate, EvaluationSettings
+from ..services import checklists
 
 
 def _org_template(request, pk) -> ChecklistTemplate:

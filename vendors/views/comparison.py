@@ -13,8 +13,10 @@ from clusterbuy.access import Capability, access_procurement, require
 from clusterbuy.services import ServiceError
 from clusterbuy.views import render_procurement
 
-from .. import comparison, evaluation, exports
+from .. import comparison
+from ..comparison import documents as exports
 from ..forms import DecisionForm, posted_weights, weights_form_class
+from ..services import evaluation
 from .line_items import XLSX_CONTENT_TYPE
 
 

@@ -13,8 +13,9 @@ from django.views.decorators.http import require_POST
 from clusterbuy.access import Capability, access_procurement
 from clusterbuy.services import ServiceError
 
-from .. import comparison, decisions, evaluation
+from .. import comparison
 from ..forms import DecisionForm, EvaluationSettingsForm, score_marks
+from ..services import decisions, evaluation
 from .bids import bid_or_404, render_bid_detail
 
 

@@ -12,12 +12,12 @@ from django.views.decorators.http import require_POST
 from clusterbuy.access import Capability, access_procurement
 from clusterbuy.services import ServiceError
 
-from .. import bids as bid_services
+from ..engine.importing import LineItemImportError
 from ..forms import LineItemForm, UploadForm
-from ..import_errors import row_error_sentence
-from ..importing import LineItemImportError
-from ..line_item_template import build_template_csv, build_template_xlsx
 from ..models import BidLineItem
+from ..services import bids as bid_services
+from ..services.import_errors import row_error_sentence
+from ..services.line_item_template import build_template_csv, build_template_xlsx
 from .bids import bid_or_404
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

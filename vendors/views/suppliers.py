@@ -11,8 +11,8 @@ from clusterbuy.access import Capability, organisation_of, require
 from clusterbuy.forms import add_service_error
 from clusterbuy.services import ServiceError
 
-from .. import suppliers
 from ..forms import CaseStudyForm, VendorForm
+from ..services import suppliers
 from ..visibility import visible_vendors
 
 

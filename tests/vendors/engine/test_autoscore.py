@@ -1,10 +1,10 @@
-"""Automatic scores from the findings: the rules of vendors.autoscore, by hand."""
+"""Automatic scores from the findings: the rules of vendors.engine.autoscore, by hand."""
 
 import pytest
 
-from vendors.autoscore import AutoSource, automatic_scores
-from vendors.compliance import ComplianceItem, ComplianceStatus
-from vendors.detectors import Pitfall, PitfallCode
+from vendors.engine.autoscore import AutoSource, automatic_scores
+from vendors.engine.compliance import ComplianceItem, ComplianceStatus
+from vendors.engine.detectors import Pitfall, PitfallCode
 
 PIT_CRITERIA = ["pit_gpu_only", "pit_promises", "pit_template", "pit_open"]
 

@@ -1,6 +1,6 @@
 import pytest
 
-from vendors.capability import (
+from vendors.engine.capability import (
     Capability,
     WorkloadCapability,
     check_capability_compliance,
@@ -8,7 +8,7 @@ from vendors.capability import (
     memory_fit_item,
     workload_share,
 )
-from vendors.compliance import ComplianceStatus
+from vendors.engine.compliance import ComplianceStatus
 
 from .test_compliance import FULL_OFFER, NEEDS
 

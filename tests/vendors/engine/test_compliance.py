@@ -1,6 +1,6 @@
 import pytest
 
-from vendors.compliance import (
+from vendors.engine.compliance import (
     BidOffer,
     ComplianceInputError,
     ComplianceStatus,

@@ -7,8 +7,8 @@ from decimal import Decimal
 
 import pytest
 
-from vendors.compliance import PlanNeeds
-from vendors.detectors import (
+from vendors.engine.compliance import PlanNeeds
+from vendors.engine.detectors import (
     BidFacts,
     Fact,
     FactCode,
@@ -21,8 +21,8 @@ from vendors.detectors import (
     detect_over_promising,
     detect_template_proposal,
 )
-from vendors.detectors.stack import offered_stack
-from vendors.detectors.text import is_hedged, is_negated, sentences
+from vendors.engine.detectors.stack import offered_stack
+from vendors.engine.detectors.text import is_hedged, is_negated, sentences
 
 NEEDS = PlanNeeds(
     gpu_count=128,

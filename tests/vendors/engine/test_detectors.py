@@ -2,8 +2,8 @@ from decimal import Decimal
 
 import pytest
 
-from vendors.compliance import PlanNeeds
-from vendors.detectors import (
+from vendors.engine.compliance import PlanNeeds
+from vendors.engine.detectors import (
     BidFacts,
     Fact,
     FactCode,

@@ -5,7 +5,7 @@ from decimal import Decimal
 import openpyxl
 import pytest
 
-from vendors.importing import (
+from vendors.engine.importing import (
     LineItemImportError,
     LineItemRow,
     RowError,

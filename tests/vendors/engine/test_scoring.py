@@ -2,7 +2,7 @@ from decimal import Decimal
 
 import pytest
 
-from vendors.scoring import (
+from vendors.engine.scoring import (
     Criterion,
     EvaluatorMark,
     RankedBid,

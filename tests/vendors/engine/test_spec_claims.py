@@ -11,7 +11,7 @@ guide); H100 NVL 94 GB HBM3; H200 141 GB HBM3e; H20 96 GB HBM3, 296 FP8 dense; B
 import pytest
 
 from sizing.reference_data import read_accelerator_rows
-from vendors.spec_claims import (
+from vendors.engine.spec_claims import (
     BidSpec,
     ClaimKind,
     ClaimStatus,

@@ -2,7 +2,7 @@
 list per coded column, an instructions sheet) and the vocabulary the importer accepts.
 
 The labels are the model's (field verbose names, `LineCategory`) as the .po catalog
-translates them; the importer (`vendors.importing`, no Django) gets them in every
+translates them; the importer (`vendors.engine.importing`, no Django) gets them in every
 language through `import_vocabulary`, so a sheet filled in Chinese or in English, or with
 the codes, imports the same.
 """
@@ -17,9 +17,9 @@ from django.utils import translation
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from .importing import _EXAMPLE_ROWS, COLUMNS, SheetVocabulary, escape_cell
-from .models import BidLineItem, LineCategory
-from .spreadsheets import MAX_ROWS
+from ..engine.importing import _EXAMPLE_ROWS, COLUMNS, SheetVocabulary, escape_cell
+from ..engine.spreadsheets import MAX_ROWS
+from ..models import BidLineItem, LineCategory
 
 
 def column_label(code: str) -> str:

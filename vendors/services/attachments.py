@@ -16,10 +16,7 @@ from django.utils.translation import gettext as _
 
 from clusterbuy.services import ServiceError
 
-from .models import (
-    Bid,
-    BidAttachment,
-)
+from ..models import Bid, BidAttachment
 
 MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
-from vendors.compliance import PlanNeeds
+from vendors.engine.compliance import PlanNeeds
 
 from .findings import FactCode, LineItemFacts, Pitfall, PitfallCode, fact, pitfall
 from .stack import offered_stack

@@ -1,6 +1,6 @@
 """Evaluation of the bids: settings (blind grading, sealed envelope, threshold,
 weights), evaluators' scores (held against the automatic scores) and the technical
-submission. The decision is `vendors.decisions`.
+submission. The decision is `vendors.services.decisions`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,7 @@ from django.utils.translation import gettext as _
 from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
 
-from .audit import record_audit
-from .checklists import default_template, ensure_default_template
-from .models import (
+from ..models import (
     AuditAction,
     Bid,
     ChecklistCriterion,
@@ -26,6 +24,8 @@ from .models import (
     Score,
     TechnicalSubmission,
 )
+from .audit import record_audit
+from .checklists import default_template, ensure_default_template
 
 
 def evaluation_settings_for(*, procurement: Procurement) -> EvaluationSettings:

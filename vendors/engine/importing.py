@@ -5,7 +5,7 @@ reported with its spreadsheet row number (header = row 1) in one ``LineItemImpor
 and nothing is returned, so a half-imported bid never reaches the comparison.
 
 The file type is decided by content, not by the name a browser sent; reading the
-sheet within its row, column, size and time caps is ``vendors.spreadsheets``' job.
+sheet within its row, column, size and time caps is ``vendors.engine.spreadsheets``' job.
 """
 
 from __future__ import annotations

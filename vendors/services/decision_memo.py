@@ -20,17 +20,17 @@ from django.utils import translation
 from clusterbuy.models import DeploymentSite
 from sizing.models import Workload, WorkloadKind
 
-from .checklist_default import section_title
-from .comparison import Comparison, pitfall_label, status_label
-from .comparison.labels import (
+from ..comparison import Comparison, pitfall_label, status_label
+from ..comparison.documents import font_url
+from ..comparison.labels import (
     category_label,
     compliance_label,
     current_language,
     shown_value,
 )
-from .comparison.pitfall_texts import fact_json, fact_text
-from .exports import font_url
-from .models import ChecklistSection, Decision
+from ..comparison.pitfall_texts import fact_json, fact_text
+from ..models import ChecklistSection, Decision
+from ..models.checklist_default import section_title
 
 SNAPSHOT_VERSION = 1
 LANGUAGES = ("en", "zh-hans")

@@ -13,13 +13,8 @@ from django.utils.translation import gettext as _
 
 from clusterbuy.models import Procurement
 
-from .fields import BID_FIELDS
-from .models import (
-    AuditAction,
-    AuditEntry,
-    Bid,
-    LineCategory,
-)
+from ..engine.fields import BID_FIELDS
+from ..models import AuditAction, AuditEntry, Bid, LineCategory
 
 
 def record_audit(

@@ -12,11 +12,11 @@ from clusterbuy.services import ServiceError
 from tco.models import ScenarioSource
 from tco.sources import ScenarioSeed, label_capex
 
+from ..comparison import pricing
+from ..comparison.labels import category_label
+from ..models import Bid
+from ..visibility import visibility_for
 from . import plan_facts
-from .comparison import pricing
-from .comparison.labels import category_label
-from .models import Bid
-from .visibility import visibility_for
 
 
 def bid_prices_sealed(*, procurement: Procurement, user) -> bool:

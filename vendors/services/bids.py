@@ -18,15 +18,14 @@ from django.utils.translation import gettext as _
 from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
 
-from . import plan_facts
-from .audit import record_audit
-from .bid_versions import lock_bid, mark_changed
-from .caching import bump_comparison_version
-from .evaluation import ensure_evaluation_settings
-from .fields import BID_FIELDS
-from .importing import LineItemImportError, LineItemRow, RowError, parse_line_items
-from .line_item_template import import_vocabulary
-from .models import (
+from ..engine.fields import BID_FIELDS
+from ..engine.importing import (
+    LineItemImportError,
+    LineItemRow,
+    RowError,
+    parse_line_items,
+)
+from ..models import (
     CHECKED_BID_FIELDS,
     AuditAction,
     AuditEntry,
@@ -36,6 +35,12 @@ from .models import (
     Decision,
     Vendor,
 )
+from . import plan_facts
+from .audit import record_audit
+from .bid_versions import lock_bid, mark_changed
+from .caching import bump_comparison_version
+from .evaluation import ensure_evaluation_settings
+from .line_item_template import import_vocabulary
 
 
 def _catalog_accelerator(text: str) -> str:

@@ -16,10 +16,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from openpyxl.utils import get_column_letter
 
-from .comparison import Comparison, comparison_groups, radar_svg
-from .comparison.summary import ranking_summary
-from .comparison.table import MONEY, PERCENT
-from .importing import escape_cell
+from ..engine.importing import escape_cell
+from . import Comparison, comparison_groups, radar_svg
+from .summary import ranking_summary
+from .table import MONEY, PERCENT
 
 
 def _cell(value):

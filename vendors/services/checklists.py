@@ -15,12 +15,12 @@ from django.utils.translation import gettext as _
 from clusterbuy.models import Organisation
 from clusterbuy.services import ServiceError
 
-from . import checklist_default
-from .models import (
+from ..models import (
     ChecklistCriterion,
     ChecklistSection,
     ChecklistTemplate,
     Score,
+    checklist_default,
 )
 
 

@@ -9,7 +9,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from vendors.compliance import PlanNeeds
+from vendors.engine.compliance import PlanNeeds
 
 EVIDENCE_KINDS = ("measured_case_study", "site_visit", "demo")
 WORKLOAD_KINDS = ("training", "inference", "fine_tuning")

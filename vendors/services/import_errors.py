@@ -1,6 +1,6 @@
 """A line-item upload's problems in the user's language, columns named by label.
 
-``vendors.importing`` (pure) reports each problem as a ``RowError`` with an English
+``vendors.engine.importing`` (pure) reports each problem as a ``RowError`` with an English
 message, a ``code`` and its ``params``; the upload page and the API say it here. The
 API keeps the column key (``"column": "quantity"``) beside the translated message.
 Both languages' column headers and category names are accepted on import, so the
@@ -16,8 +16,8 @@ from django.utils.translation import pgettext_lazy
 
 from clusterbuy.errors import figure
 
-from .importing import CATEGORIES, RowError
-from .models import LineCategory
+from ..engine.importing import CATEGORIES, RowError
+from ..models import LineCategory
 
 COLUMN_LABELS: dict[str, Any] = {
     "category": pgettext_lazy("line item", "Category"),
@@ -38,7 +38,7 @@ def _category_names() -> str:
 
 
 def _sheet_messages(p: dict) -> dict[str, Any]:
-    """Why a file could not be read as a sheet (vendors.spreadsheets' codes)."""
+    """Why a file could not be read as a sheet (vendors.engine.spreadsheets' codes)."""
     caps = {
         "max_rows": figure(p.get("max_rows")),
         "max_columns": figure(p.get("max_columns")),

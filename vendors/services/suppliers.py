@@ -14,12 +14,8 @@ from clusterbuy.models import Organisation, Procurement
 from clusterbuy.registry import CheckResult
 from clusterbuy.services import ServiceError
 
-from .fields import CASE_STUDY_FIELDS, VENDOR_FIELDS
-from .models import (
-    Bid,
-    CaseStudy,
-    Vendor,
-)
+from ..engine.fields import CASE_STUDY_FIELDS, VENDOR_FIELDS
+from ..models import Bid, CaseStudy, Vendor
 
 
 def _save_vendor(vendor: Vendor) -> Vendor:

@@ -1,6 +1,6 @@
 """What the spec-claim checks read and return: the catalog figures of the offered
 accelerator (`Datasheet`), the bid's statements (`BidSpec`) and each `SpecClaim`.
-The tolerances are explained in the package docstring (`vendors.spec_claims`)."""
+The tolerances are explained in the package docstring (`vendors.engine.spec_claims`)."""
 
 from __future__ import annotations
 

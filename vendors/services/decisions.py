@@ -14,12 +14,12 @@ from clusterbuy.access import Capability, can
 from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
 
+from ..comparison import build_comparison
+from ..models import AuditAction, Bid, Decision
+from ..visibility import viewer_variant, visibility_for
 from . import decision_memo
 from .audit import record_audit
-from .comparison import build_comparison
 from .decision_memo import comparison_snapshot
-from .models import AuditAction, Bid, Decision
-from .visibility import viewer_variant, visibility_for
 
 
 @transaction.atomic

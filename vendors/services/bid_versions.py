@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from clusterbuy.services import ConflictError, ServiceError
 
-from .models import Bid
+from ..models import Bid
 
 
 class StaleBidError(ConflictError):

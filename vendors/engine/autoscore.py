@@ -3,7 +3,7 @@ turned into marks (0-5) on the checklist criteria that ask the same question.
 
 Pure engine, no Django. An automatic score counts in the ranking for a criterion no
 evaluator has marked; an evaluator's own mark replaces it (with a note when it differs,
-`vendors.evaluation`). The rules, on the evaluators' 0-5 scale:
+`vendors.services.evaluation`). The rules, on the evaluators' 0-5 scale:
 
 * a pitfall criterion (``PITFALL_CRITERIA``: "A complete cluster, not only GPU servers"
   reads the ``gpu_only`` detector, and so on) scores 5 with no flag of its pitfall;

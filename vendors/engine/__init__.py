@@ -1,0 +1,1 @@
+"""Pure vendor judgement: no Django, no database, no other app (design.md)."""

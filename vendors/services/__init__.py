@@ -1,0 +1,1 @@
+"""Use cases: the only code that writes vendor models (design.md)."""
