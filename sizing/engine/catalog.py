@@ -15,6 +15,7 @@ TF32_SHARE_OF_BF16 = 0.5
 # 4-bit float weight formats: OCP MXFP4 (E2M1 + one E8M0 scale per 32) and NVIDIA NVFP4
 # (E2M1 + one E4M3 scale per 16).
 FP4_PRECISIONS = ("mxfp4", "nvfp4")
+MIB = 1024.0 * 1024.0
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,17 @@ class Accelerator:
     is_estimate: bool = False
     source: str = ""
     fp4_tflops: float | None = None  # dense FP4 (NVFP4/MXFP4) where the part has it
+    # Total memory the driver reports (nvidia-smi "MiB" column): the figure serving
+    # engines take their memory fraction of (vLLM gpu_memory_utilization x total).
+    reported_memory_mib: float | None = None
+
+    @property
+    def memory_capacity_bytes(self) -> float:
+        """Device memory as the driver reports it (81,559 MiB on an H100 80GB =
+        85.5 x 10^9 B); the datasheet figure read as 10^9 B where none is recorded."""
+        if self.reported_memory_mib:
+            return self.reported_memory_mib * MIB
+        return self.memory_gb * 1e9
 
     def peak_tflops(self, precision: str) -> float | None:
         """Dense peak for a compute precision (never the 2:4 sparse figure).

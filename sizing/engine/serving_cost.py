@@ -21,7 +21,13 @@ import math
 from dataclasses import dataclass
 
 from .catalog import ModelArch
-from .memory import FRAGMENTATION_SHARE, RUNTIME_CONTEXT_BYTES, InferenceMemory
+from .memory import CUDA_GRAPH_BYTES, RUNTIME_CONTEXT_BYTES, InferenceMemory
+from .moe_cost import (
+    attention_barrier,
+    expert_load_imbalance,
+    grouped_gemm_efficiency,
+    routed_copy_bytes,
+)
 from .parallelism import COLLECTIVE_EFFICIENCY, Fabric
 from .serving_layout import ServingLayout
 from .serving_needs import DeviceRates, ServingNeeds
@@ -143,6 +149,9 @@ class LayoutCost:
         self.activation_bytes = (
             needs.prefill_chunk_tokens * needs.activation_width * 2.0 / tp
         )
+        # busiest expert GPU at a prefill chunk (prefill and the all-to-all volume)
+        self.imbalance = self._imbalance(needs.prefill_chunk_tokens)
+        self.copy_bytes = routed_copy_bytes(m.hidden_size, m.expert_ffn_size)
         self.collective = self._layer_collective(fabric)
         self.stage_collective = self.collective.scaled(m.layers / p)
         self.prefill_latency_s, self.prefill_work_s = self._prefill()
@@ -166,8 +175,7 @@ class LayoutCost:
         """One GPU at ``batch`` requests per replica."""
         kv = math.ceil(batch / self.dp) * self.kv_per_request
         activations = self.activation_bytes + batch * self.logits_per_request
-        live = self.weights_per_gpu + kv + activations
-        overhead = RUNTIME_CONTEXT_BYTES + FRAGMENTATION_SHARE * live
+        overhead = RUNTIME_CONTEXT_BYTES + CUDA_GRAPH_BYTES
         return InferenceMemory(self.weights_per_gpu, kv, activations, overhead)
 
     # ------------------------------------------------------------------ timing
@@ -189,6 +197,9 @@ class LayoutCost:
         if self.dp > 1 and layout.expert_parallel > 1:
             top_k = self.needs.weights.active_experts
             moe = _all_to_all(stage_link, width, hidden, top_k)
+            moe = Collective(
+                moe.latency_s, moe.per_token_s, moe.per_rank_token_s * self.imbalance
+            )
         moe_share = self.needs.weights.moe_layers / m.layers
         layer = attention + ffn.scaled(1.0 - moe_share) + moe.scaled(moe_share)
         return layer + self._striping(attention_link)
@@ -217,35 +228,74 @@ class LayoutCost:
             2.0 * needs.attention_params * context / rates.gemm_flops_per_s
             + needs.prefill_core_flops / rates.attention_flops_per_s
         )
-        ffn_s = 2.0 * needs.ffn_active_params * context / rates.gemm_flops_per_s
+        routed = needs.routed_active_params * self.imbalance
+        ffn_params = needs.ffn_active_params - needs.routed_active_params + routed
+        ffn_s = 2.0 * ffn_params * context / rates.gemm_flops_per_s
+        copies = context * needs.weights.active_experts * needs.weights.moe_layers
+        ffn_s += copies * self.imbalance * self.copy_bytes / rates.decode_bytes_per_s
         comm_s = self.collective.scaled(self.m.layers).seconds(context, context)
         latency = attention_s / (tp * p) + ffn_s / (g * p) + comm_s
         return latency, (attention_s + ffn_s) / (g * p)
 
+    def _imbalance(self, tokens: float) -> float:
+        """Busiest expert-parallel GPU over the mean at ``tokens`` per step."""
+        weights = self.needs.weights
+        return expert_load_imbalance(
+            tokens * weights.active_experts,
+            self.layout.expert_parallel,
+            weights.experts,
+            self.needs.expert_load_balancing,
+        )
+
+    def expert_s(self, tokens: int) -> float:
+        """Routed experts of one stage at ``tokens`` per step (``moe_cost``): the
+        grouped GEMMs at tile efficiency and the busiest GPU's share, against the
+        touched experts' bytes, plus the routed copies' permute/SwiGLU/combine
+        traffic."""
+        needs, rates, layout = self.needs, self.rates, self.layout
+        weights = needs.weights
+        if not weights.experts:
+            return 0.0
+        p, g = layout.pipeline, layout.stage_gpus
+        copies = tokens * weights.active_experts
+        imbalance = self._imbalance(tokens)
+        touched = experts_touched(weights.experts, weights.active_experts, tokens)
+        efficiency = grouped_gemm_efficiency(copies / touched)
+        flops = 2.0 * tokens * needs.routed_active_params / (g * p)
+        compute_s = flops * imbalance / (efficiency * rates.gemm_flops_per_s)
+        memory_s = self.expert_read_bytes * touched / rates.decode_bytes_per_s
+        traffic = copies / g * imbalance * self.copy_bytes * weights.moe_layers / p
+        return max(compute_s, memory_s) + traffic / rates.decode_bytes_per_s
+
     def stage_s(self, tokens: int) -> float:
-        """One pipeline stage decoding a micro-batch of ``tokens`` requests: the weight
-        GEMMs, then attention over the cache, each the slower of its compute and its
-        memory traffic (they run as separate kernels, one after the other)."""
+        """One pipeline stage decoding a micro-batch of ``tokens`` requests: the dense
+        weight GEMMs, the routed experts, then attention over the cache, each the slower
+        of its compute and its memory traffic (separate kernels, one after the other);
+        behind data-parallel attention the slowest rank sets the attention time."""
         needs, rates, layout = self.needs, self.rates, self.layout
         p, g, tp = layout.pipeline, layout.stage_gpus, layout.attention_tensor
         rank_tokens = math.ceil(tokens / self.dp)
-        weights = needs.weights
-        touched = experts_touched(weights.experts, weights.active_experts, tokens)
-        weight_bytes = self.fixed_read_bytes + self.expert_read_bytes * touched
+        dense_ffn = needs.ffn_active_params - needs.routed_active_params
         gemm_flops = (
             2.0 * (rank_tokens * needs.attention_params / tp)
-            + 2.0 * tokens * needs.ffn_active_params / g
+            + 2.0 * tokens * dense_ffn / g
         ) / p
         gemm_s = max(
             gemm_flops / rates.gemm_flops_per_s,
-            weight_bytes / rates.decode_bytes_per_s,
+            self.fixed_read_bytes / rates.decode_bytes_per_s,
         )
         core_flops = rank_tokens * needs.decode_core_flops / (tp * p)
         attention_s = max(
             core_flops / rates.attention_flops_per_s,
             rank_tokens * self.kv_read_per_request / rates.decode_bytes_per_s,
         )
-        return gemm_s + attention_s + self.stage_collective.seconds(tokens, rank_tokens)
+        barrier = attention_barrier(tokens / self.dp, self.dp) if self.m.is_moe else 1.0
+        return (
+            gemm_s
+            + self.expert_s(tokens)
+            + attention_s * barrier
+            + self.stage_collective.seconds(tokens, rank_tokens)
+        )
 
     def decode_step_s(self, batch: int) -> float:
         """p stages, each on its micro-batch of batch / p, plus the stage hops."""

@@ -62,6 +62,10 @@ class Accelerator(CatalogRow):
     )
     memory_gb = models.FloatField(_("memory (GB)"))
     memory_type = models.CharField(_("memory type"), max_length=40, blank=True)
+    reported_memory_mib = models.FloatField(
+        _("memory reported by the driver (MiB)"), null=True, blank=True
+    )
+    reported_memory_source = models.TextField(_("reported memory source"), blank=True)
     mem_bw_tbs = models.FloatField(_("memory bandwidth (TB/s)"), null=True, blank=True)
     bf16_dense_tflops = models.FloatField(
         _("BF16 dense (TFLOPS)"), null=True, blank=True
