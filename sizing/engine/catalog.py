@@ -174,6 +174,13 @@ class ModelArch:
     moe_dense_layers: int = 0  # layers with a dense FFN in an MoE model
     sliding_window_tokens: int | None = None  # local attention window (or chunk)
     sliding_window_layers: int = 0  # how many layers attend only within the window
+    # "sliding" (the last N tokens, gpt-oss) or "chunked" (tokens of the current
+    # N-token chunk, Llama 4 attention_chunk_size)
+    local_attention: str = "sliding"
+    # Linear-attention / state-space layers (Gated DeltaNet, lightning attention,
+    # Mamba): a fixed state per sequence instead of a growing KV cache.
+    linear_attention_layers: int = 0
+    linear_state_bytes: int = 0  # one such layer's state of one sequence, bytes
     native_precision: str = "bf16"  # the precision the weights are published in
     params_b: float | None = None  # published headline figure
     active_params_b: float | None = None
@@ -189,6 +196,12 @@ class ModelArch:
     def is_mla(self) -> bool:
         """Multi-head latent attention: one compressed KV latent per token and layer."""
         return bool(self.kv_lora_rank)
+
+    @property
+    def full_attention_layers(self) -> int:
+        """Layers whose KV cache grows with every token."""
+        local = min(self.sliding_window_layers, self.layers)
+        return max(0, self.layers - local - self.linear_attention_layers)
 
     @property
     def expert_ffn_size(self) -> int:

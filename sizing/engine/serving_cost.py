@@ -24,8 +24,9 @@ from .catalog import ModelArch
 from .memory import CUDA_GRAPH_BYTES, RUNTIME_CONTEXT_BYTES, InferenceMemory
 from .moe_cost import (
     attention_barrier,
+    dispatch_combine_s,
     expert_load_imbalance,
-    grouped_gemm_efficiency,
+    grouped_gemm_rows,
     routed_copy_bytes,
 )
 from .parallelism import COLLECTIVE_EFFICIENCY, Fabric
@@ -102,12 +103,15 @@ def _all_reduce(
     return Collective(link.latency_s, per_token, 0.0)
 
 
-def _all_to_all(link: Link | None, size: int, hidden: int, top_k: int) -> Collective:
-    """Dispatch + combine of each rank token to its k experts' GPUs."""
-    if link is None:
-        return Collective()
-    volume = top_k * hidden * ALL_TO_ALL_BYTES_PER_VALUE * (size - 1) / size
-    return Collective(2.0 * link.latency_s, 0.0, volume / link.bytes_per_s)
+def _all_to_all(fabric: Fabric, size: int, hidden: int, top_k: int) -> Collective:
+    """Dispatch + combine of each rank token to its k experts' GPUs, NVLink inside the
+    node and RDMA across nodes (``moe_cost.dispatch_combine_s``)."""
+    nvlink = fabric.scaleup_gbs if fabric.scaleup_domain > 1 else fabric.pcie_gbs
+    volume = top_k * hidden * ALL_TO_ALL_BYTES_PER_VALUE
+    latency, per_byte = dispatch_combine_s(
+        size, fabric.gpus_per_node, nvlink, fabric.scaleout_gbs, volume
+    )
+    return Collective(latency, 0.0, per_byte)
 
 
 def experts_touched(experts: int, top_k: int, tokens: float) -> float:
@@ -196,7 +200,7 @@ class LayoutCost:
         moe = ffn
         if self.dp > 1 and layout.expert_parallel > 1:
             top_k = self.needs.weights.active_experts
-            moe = _all_to_all(stage_link, width, hidden, top_k)
+            moe = _all_to_all(fabric, width, hidden, top_k)
             moe = Collective(
                 moe.latency_s, moe.per_token_s, moe.per_rank_token_s * self.imbalance
             )
@@ -260,12 +264,36 @@ class LayoutCost:
         copies = tokens * weights.active_experts
         imbalance = self._imbalance(tokens)
         touched = experts_touched(weights.experts, weights.active_experts, tokens)
-        efficiency = grouped_gemm_efficiency(copies / touched)
-        flops = 2.0 * tokens * needs.routed_active_params / (g * p)
-        compute_s = flops * imbalance / (efficiency * rates.gemm_flops_per_s)
+        rows = touched / g * grouped_gemm_rows(copies / touched, imbalance)
+        expert_params = needs.routed_active_params / weights.active_experts
+        compute_s = 2.0 * rows * expert_params / (p * rates.gemm_flops_per_s)
         memory_s = self.expert_read_bytes * touched / rates.decode_bytes_per_s
         traffic = copies / g * imbalance * self.copy_bytes * weights.moe_layers / p
         return max(compute_s, memory_s) + traffic / rates.decode_bytes_per_s
+
+    def moe_terms(self, batch: int) -> dict[str, float]:
+        """The MoE loss terms at ``batch`` requests per replica (for the explanation):
+        busiest expert GPU over the mean, grouped-GEMM efficiency, DP-attention
+        barrier, routed-expert time per decode step, one layer's dispatch + combine."""
+        tokens = math.ceil(batch / self.layout.pipeline)
+        weights = self.needs.weights
+        if not weights.experts:
+            return {}
+        copies = tokens * weights.active_experts
+        touched = experts_touched(weights.experts, weights.active_experts, tokens)
+        barrier = attention_barrier(tokens / self.dp, self.dp)
+        per_layer = self.collective.latency_s + self.collective.per_rank_token_s * (
+            math.ceil(tokens / self.dp)
+        )
+        return {
+            "expert_imbalance": self._imbalance(tokens),
+            "grouped_gemm_efficiency": copies
+            / touched
+            / grouped_gemm_rows(copies / touched),
+            "attention_barrier": barrier,
+            "expert_step_s": self.expert_s(tokens) * self.layout.pipeline,
+            "layer_collective_s": per_layer,
+        }
 
     def stage_s(self, tokens: int) -> float:
         """One pipeline stage decoding a micro-batch of ``tokens`` requests: the dense

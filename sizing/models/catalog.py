@@ -245,6 +245,18 @@ class ModelPreset(CatalogRow):
     sliding_window_layers = models.PositiveIntegerField(
         _("local attention layers"), default=0
     )
+    local_attention = models.CharField(
+        _("local attention kind"),
+        max_length=10,
+        choices=[("sliding", _("sliding window")), ("chunked", _("chunked"))],
+        default="sliding",
+    )
+    linear_attention_layers = models.PositiveIntegerField(
+        _("linear-attention / state-space layers"), default=0
+    )
+    linear_state_bytes = models.PositiveBigIntegerField(
+        _("fixed state per sequence and linear layer (bytes)"), default=0
+    )
     native_precision = models.CharField(
         _("published weight precision"), max_length=10, default="bf16"
     )
