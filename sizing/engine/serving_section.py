@@ -16,13 +16,12 @@ from .sized_workload import SizedWorkload
 
 SRC_SERVING = "sizing-formulas section 9; docs/methodology.md (serving)"
 SRC_MOE = (
-    "sizing/engine/moe_cost.py; calibrated on TensorRT-LLM v1.0 perf-overview MoE "
-    "tables, validated on the SGLang large-scale EP blog (2025-05-05); DeepEP README"
+    "TensorRT-LLM v1.0 perf-overview MoE tables (calibration); LMSYS, SGLang "
+    "large-scale EP on 96 H100, 2025-05-05 (validation); DeepEP README"
 )
 SRC_MEMORY_BUDGET = (
-    "vLLM --gpu-memory-utilization (default 0.9 of the reported total); nvidia-smi "
-    "reported MiB (accelerators.csv reported_memory_mib); Kwon et al. 2023 "
-    "(PagedAttention, <4 % KV waste)"
+    "vLLM --gpu-memory-utilization (default 0.9); nvidia-smi reported MiB; Kwon et "
+    "al. 2023 (PagedAttention)"
 )
 SRC_LAYOUT = (
     "DeepSeek-V3 report section 3.4 (EP, DP attention); SGLang --enable-dp-attention, "
@@ -86,7 +85,7 @@ def _memory_budget(section: Section, sized: SizedWorkload) -> None:
         "tensor cores: 0.6, calibration set)",
         inputs={"precision": sized.workload.precision},
         source="DeepGEMM README (H800 FP8); ml-engineering MAMF (H100 BF16); "
-        + SRC_MOE,
+        "TensorRT-LLM v1.0 perf-overview (FP4 calibration)",
     )
     section.put(
         key="linear_state_gb_per_request",
@@ -98,7 +97,7 @@ def _memory_budget(section: Section, sized: SizedWorkload) -> None:
             "linear_attention_layers": sized.workload.model.linear_attention_layers,
             "linear_state_bytes": sized.workload.model.linear_state_bytes,
         },
-        source="model config.json (full_attention_interval, attn_type_list, "
+        source="Hugging Face config.json (full_attention_interval, attn_type_list, "
         "linear_* head sizes)",
     )
 
@@ -153,9 +152,9 @@ def _moe_losses(section: Section, sized: SizedWorkload) -> None:
         source=SRC_MOE,
     )
     section.put(
-        key="layer_collective_us",
-        value=moe["layer_collective_s"] * 1e6,
-        unit="us",
+        key="layer_collective_ms",
+        value=moe["layer_collective_s"] * 1e3,
+        unit="ms",
         formula="one layer's collectives at the plan's batch; dispatch + combine = "
         "k x h x 3 B per token x imbalance, the node's share over NVLink at "
         f"{A2A_NVLINK_EFFICIENCY:.2f} x its bandwidth and the rest over RDMA at "

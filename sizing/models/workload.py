@@ -111,6 +111,7 @@ class Workload(models.Model):
     gpu_memory_fraction = models.FloatField(
         _("serving engine memory fraction"),
         default=0.9,
+        blank=True,
         validators=[MinValueValidator(0.5), MaxValueValidator(1.0)],
         help_text=_(
             "Share of each GPU's reported memory the serving engine may use for "
