@@ -294,7 +294,9 @@ QUANTITY_LABELS: dict[str, Any] = {
     "inference.max_batch_by_memory": _("Largest batch the memory holds"),
     "inference.memory_budget_gb": _("Serving memory budget per GPU"),
     "inference.gemm_efficiency": _("GEMM efficiency"),
-    "inference.linear_state_gb_per_request": _("Fixed linear-attention state per request"),
+    "inference.linear_state_gb_per_request": _(
+        "Fixed linear-attention state per request"
+    ),
     "inference.expert_imbalance": _("Expert load imbalance"),
     "inference.grouped_gemm_efficiency": _("Grouped-GEMM efficiency"),
     "inference.attention_barrier": _("Attention/MoE barrier"),
