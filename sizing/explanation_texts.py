@@ -265,7 +265,7 @@ FORMULA_WORDS: dict[str, Any] = {
         "The serving engine's memory fraction × the memory the GPU reports, minus the runtime context (1 GB) and the CUDA-graph pool (0.5 GiB)"
     ),
     "inference.gemm_efficiency": _(
-        "Share of the dense peak the weight GEMMs reach: half the peak × the measured large-GEMM share of the number format relative to Hopper BF16 (FP8 0.975, FP4 tensor cores 0.6)"
+        "Share of the dense peak the weight GEMMs reach: half the peak × the measured large-GEMM share of the number format relative to Hopper BF16 (FP8 0.975, FP4 tensor cores 0.5)"
     ),
     "inference.linear_state_gb_per_request": _(
         "Linear-attention / state-space layers × their fixed state per sequence, which does not grow with the context"

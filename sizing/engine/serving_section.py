@@ -82,7 +82,7 @@ def _memory_budget(section: Section, sized: SizedWorkload) -> None:
         unit="share",
         formula=f"{ETA_COMPUTE} x the measured large-GEMM share of the format over "
         "Hopper BF16 (FP8: DeepGEMM 1550 / 1979 over MAMF 794.5 / 989 = 0.975; FP4 "
-        "tensor cores: 0.6, calibration set)",
+        "tensor cores: 0.5, calibration set)",
         inputs={"precision": sized.workload.precision},
         source="DeepGEMM README (H800 FP8); ml-engineering MAMF (H100 BF16); "
         "TensorRT-LLM v1.0 perf-overview (FP4 calibration)",

@@ -2,7 +2,7 @@
 
 CALIBRATION set. Three constants were chosen on it by a grid over the whole set (median
 |log error| over its 39 rows, never one row): ``moe_cost.ROUTING_SKEW_CV`` 2.5,
-``moe_cost.GROUPED_GEMM_HALF_M`` 384 tokens and the Blackwell FP4 GEMM share 0.6 of
+``moe_cost.GROUPED_GEMM_HALF_M`` 384 tokens and the Blackwell FP4 GEMM share 0.5 of
 ``serving_needs.GEMM_SHARE_OF_REFERENCE``. Source: every MoE row below of NVIDIA
 TensorRT-LLM v1.0 "Overview" (docs/source/performance/perf-overview.md at commit 00f3768,
 https://github.com/NVIDIA/TensorRT-LLM/blob/00f37686aa854010d68bcbd0f4ab000221541ca6/docs/source/performance/perf-overview.md),
@@ -19,15 +19,15 @@ VALIDATION set (other sources and engines, not used to choose anything):
 2. The same blog's EPLB ablation: EPLB speeds decode up x2.54 at that scale.
 
 Errors at this commit (predicted / published):
-- calibration, 39 rows: median 1.09, median |error| 19 %, range 0.69-1.74 (before the
+- calibration, 39 rows: median 1.09, median |error| 19 %, range 0.65-1.68 (before the
   MoE terms: median 2.02, median |error| 102 %, range 1.19-3.78); FP8 Hopper rows
-  (25) median 1.04, range 0.77-1.68; FP4 Blackwell rows (14) median 1.20, range
-  0.69-1.74.
+  (25) median 1.04, range 0.77-1.68; FP4 Blackwell rows (14) median 1.14, range
+  0.65-1.58.
 - validation 1: 1,703 / 2,785 = 0.61 (pessimistic: SGLang's two-batch overlap, +25.5 %
   in the same blog, and its data-parallel dense layers are not modelled).
 - validation 2: x2.52 modelled vs x2.54 measured.
-- dense control (Llama 3.1/3.3 70B FP8 and FP4 rows, same tables, 9 rows): median 0.99,
-  range 0.86-1.18 (before: 0.83-1.34).
+- dense control (Llama 3.3 70B FP8 and FP4 rows, same tables, 9 rows): median 0.99,
+  range 0.85-1.18 (before: 0.83-1.34).
 """
 
 import statistics
