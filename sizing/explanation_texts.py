@@ -86,7 +86,9 @@ FORMULA_WORDS: dict[str, Any] = {
     "memory.kv_cache_bytes_per_token": _(
         "2 × layers × KV heads × head dimension × bytes per value (MLA: layers × compressed width × bytes)"
     ),
-    "memory.overhead_gb": _("1 GB of runtime context plus 5 % allocator fragmentation"),
+    "memory.overhead_gb": _(
+        "1 GB of runtime context plus 5 % allocator fragmentation (training) or the 0.5 GiB CUDA-graph pool (serving)"
+    ),
     "memory.per_gpu_gb": _("The sum of the lines above"),
     "memory.capacity_gb": _("The accelerator's memory (vendor's GB)"),
     "memory.headroom_share": _(
