@@ -1,18 +1,21 @@
 """Memory and latency of one serving layout at a batch (sizing-formulas section 9).
 
-A decode step per GPU and pipeline stage is two kernel groups run one after the other,
-each the slower of its compute and its memory traffic (roofline per kernel):
-- weight GEMMs: 2 x active parameters per token (the embedding lookup excluded) against
-  the bytes of the attention weights of the GPU's attention rank, the dense FFN /
-  shared-expert / head shards and the routed experts the step's tokens touch. B tokens
-  each choosing k of E experts touch E (1 - (1 - k/E)^B) of them on average (uniform
-  routing), so small batches stream only a fraction of an MoE;
+A decode step per GPU and pipeline stage is three kernel groups run one after the
+other, each the slower of its compute and its memory traffic (roofline per kernel):
+- dense weight GEMMs: 2 x active non-expert parameters per token (the embedding lookup
+  excluded) against the bytes of the attention weights of the GPU's attention rank and
+  the dense FFN / shared-expert / head shards;
+- routed experts (``moe_cost``): grouped GEMMs at their tile and fill efficiency, scaled
+  by the busiest expert-parallel GPU's load, against the experts the step touches (B
+  tokens each choosing k of E touch E (1 - (1 - k/E)^B) of them), plus the routed
+  copies' permute / SwiGLU / combine traffic;
 - attention: the core over the cached context against the KV cache of the rank's own
-  requests.
+  requests, behind data-parallel attention at the slowest rank's time (the barrier).
 With p stages, p micro-batches of B/p requests are in flight and a token passes every
 stage: TPOT = p x stage time. Collectives add latency plus volume over the link (all-reduce
 2(n-1)/n x tokens x h x 2 B; MoE all-to-all: FP8 dispatch + BF16 combine, 3 B per hidden
-value and routed copy, DeepSeek-V3 report section 3.3 / DeepEP).
+value and routed copy, DeepSeek-V3 report section 3.3, over NVLink and RDMA at DeepEP's
+measured bandwidths, x the busiest GPU's imbalance).
 """
 
 from __future__ import annotations
