@@ -1,13 +1,14 @@
 """The losses a mixture-of-experts layer adds to a serving step, from their physics.
 
 A dense roofline (``serving_needs.ETA_COMPUTE`` / ``ETA_MEM``, calibrated on dense Llama
-in TensorRT-LLM's tables) misses four things an MoE layer does:
+in TensorRT-LLM's tables) misses five things an MoE layer does:
 
 1. **Grouped-GEMM tiles.** Each expert multiplies only the tokens routed to it, m = B k / E
    per step. Hopper's warpgroup MMA and DeepGEMM's grouped kernels work on M-tiles of 64
    rows (``wgmma.m64nNk*``; DeepGEMM ``BLOCK_M`` 64/128, aligned per expert with
    ``get_mk_alignment_for_contiguous_layout``), so an expert with m tokens costs
-   ceil(m / 64) x 64 rows: efficiency m / (ceil(m / 64) x 64).
+   ceil(m / 64) x 64 rows (multiples of 8 below 64, swap-AB), plus the fill and drain of
+   its weight pipeline, m_half rows' worth: efficiency m / (padded m + m_half).
 2. **Expert load imbalance.** Routing is not uniform: a few experts take most tokens
    (SGLang large-scale EP blog, 2025-05-05, "Imbalance in Expert Usage"; EPLB speeds
    decode up 2.54x at EP72). An expert-parallel group waits for its busiest GPU: with the
@@ -28,7 +29,6 @@ in TensorRT-LLM's tables) misses four things an MoE layer does:
    requests, and every MoE layer's dispatch waits for all of them (SGLang blog, "DP
    Attention Imbalance"): the step takes the slowest rank's attention, 1 + sqrt(2 ln r)
    / sqrt(n) times the mean for r ranks of n requests each (Poisson request counts).
-
 5. **Dispatch and combine by fabric.** Each token's hidden state goes to its k experts'
    GPUs in FP8 and comes back in BF16 (3 B per value and routed copy; DeepSeek-V3 report
    section 3.3). Inside a node it crosses NVLink, across nodes the RDMA NICs, at the
