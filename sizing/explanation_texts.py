@@ -86,7 +86,9 @@ FORMULA_WORDS: dict[str, Any] = {
     "memory.kv_cache_bytes_per_token": _(
         "2 × layers × KV heads × head dimension × bytes per value (MLA: layers × compressed width × bytes)"
     ),
-    "memory.overhead_gb": _("1 GB of runtime context plus 5 % allocator fragmentation"),
+    "memory.overhead_gb": _(
+        "1 GB of runtime context plus 5 % allocator fragmentation (training) or the 0.5 GiB CUDA-graph pool (serving)"
+    ),
     "memory.per_gpu_gb": _("The sum of the lines above"),
     "memory.capacity_gb": _("The accelerator's memory (vendor's GB)"),
     "memory.headroom_share": _(
@@ -230,7 +232,7 @@ FORMULA_WORDS: dict[str, Any] = {
         "Decode step + the batch's prefill work spread over the output tokens"
     ),
     "inference.decode_step_ms": _(
-        "Per pipeline stage, the larger of compute at half the peak and bytes read ÷ 70 % of the memory bandwidth, plus the collectives"
+        "Per pipeline stage: the dense weight GEMMs (the larger of compute at the measured GEMM efficiency and bytes read ÷ 70 % of the memory bandwidth), the routed experts, attention × the barrier of the slowest attention rank, and the collectives"
     ),
     "inference.prefill_ms": _(
         "2 × parameters × context tokens plus the attention core, at half the peak, split over the GPUs, plus the collectives"
@@ -256,10 +258,34 @@ FORMULA_WORDS: dict[str, Any] = {
     ),
     "inference.kv_precision": _("As chosen (default BF16; FP8 halves the cache)"),
     "inference.kv_cache_gb_per_request": _(
-        "KV bytes per token and layer × (context + output) tokens, window-capped on local layers"
+        "KV bytes per token and layer × (context + output) tokens on full-attention layers, at most the window or chunk on local layers, plus the fixed state of linear-attention layers"
     ),
     "inference.max_batch_by_memory": _(
         "(Memory budget − weights − activations) ÷ KV cache per request"
+    ),
+    "inference.memory_budget_gb": _(
+        "The serving engine's memory fraction × the memory the GPU reports, minus the runtime context (1 GB) and the CUDA-graph pool (0.5 GiB)"
+    ),
+    "inference.gemm_efficiency": _(
+        "Share of the dense peak the weight GEMMs reach: half the peak × the measured large-GEMM share of the number format relative to Hopper BF16 (FP8 0.975, FP4 tensor cores 0.5)"
+    ),
+    "inference.linear_state_gb_per_request": _(
+        "Linear-attention / state-space layers × their fixed state per sequence, which does not grow with the context"
+    ),
+    "inference.expert_imbalance": _(
+        "Load of the busiest expert-parallel GPU ÷ the mean: 1 + √(2 ln GPUs) × √(routing skew² × GPUs ÷ experts + GPUs ÷ routed tokens); the skew term vanishes with expert load balancing"
+    ),
+    "inference.grouped_gemm_efficiency": _(
+        "Tokens per expert ÷ (those tokens padded to whole 64-row tiles, 8 below 64, + the 384-row fill of each expert's weight pipeline)"
+    ),
+    "inference.attention_barrier": _(
+        "Slowest data-parallel attention rank ÷ the mean, which every MoE layer waits for: 1 + √(2 ln ranks) ÷ √(requests per rank)"
+    ),
+    "inference.expert_step_ms": _(
+        "Routed experts per decode step: the larger of their grouped GEMMs (at that efficiency, × the imbalance) and reading the touched experts, plus the permute, activation and combine traffic of every routed token (7 × hidden + 9 × expert width bytes)"
+    ),
+    "inference.layer_collective_ms": _(
+        "One layer's collectives at the plan's batch; MoE dispatch + combine send each token to its k experts (3 bytes per value), over NVLink inside the node and RDMA between nodes at the bandwidths DeepEP measures (77 % and 86 % of the links')"
     ),
     "inference.experts_touched": _(
         "Distinct experts the batch's tokens choose per MoE layer and decode step (0: dense model)"

@@ -102,6 +102,15 @@ class WorkloadForm(forms.ModelForm):
                 field.widget.attrs.setdefault("min", 0)
                 field.widget.attrs.setdefault("step", "any")
 
+    def clean_gpu_memory_fraction(self):
+        """Empty: the serving engine's default share (vLLM's 0.9)."""
+        value = self.cleaned_data.get("gpu_memory_fraction")
+        return (
+            Workload._meta.get_field("gpu_memory_fraction").default
+            if value is None
+            else value
+        )
+
     def clean(self):
         data = super().clean()
         if not data.get("model_preset"):

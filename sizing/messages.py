@@ -292,6 +292,16 @@ QUANTITY_LABELS: dict[str, Any] = {
     "inference.kv_precision": _("KV cache precision"),
     "inference.layouts_searched": _("Serving layouts searched"),
     "inference.max_batch_by_memory": _("Largest batch the memory holds"),
+    "inference.memory_budget_gb": _("Serving memory budget per GPU"),
+    "inference.gemm_efficiency": _("GEMM efficiency"),
+    "inference.linear_state_gb_per_request": _(
+        "Fixed linear-attention state per request"
+    ),
+    "inference.expert_imbalance": _("Expert load imbalance"),
+    "inference.grouped_gemm_efficiency": _("Grouped-GEMM efficiency"),
+    "inference.attention_barrier": _("Attention/MoE barrier"),
+    "inference.expert_step_ms": _("Routed experts per decode step"),
+    "inference.layer_collective_ms": _("Collectives per layer"),
     "inference.peak_tflops": _("Peak TFLOPS per GPU"),
     "inference.prefill_ms": _("Prefill of one request"),
     "inference.replicas": _("Replicas"),

@@ -40,6 +40,7 @@ def _int(value: str) -> int:
 
 ACCELERATOR_TYPES: dict[str, Callable[[str], Any]] = {
     "memory_gb": float,
+    "reported_memory_mib": float,
     "mem_bw_tbs": float,
     "bf16_dense_tflops": float,
     "fp8_dense_tflops": float,
@@ -141,6 +142,7 @@ def accelerator_from_row(row: dict[str, Any]) -> Accelerator:
         fp8_tflops=row["fp8_dense_tflops"],
         int8_tops=row["int8_dense_tops"],
         fp4_tflops=row.get("fp4_dense_tflops"),
+        reported_memory_mib=row.get("reported_memory_mib"),
         tdp_w=row["tdp_w"],
         form_factor=row["form_factor"],
         scaleup_gbs=row["scaleup_gbs_per_gpu"],
@@ -192,6 +194,9 @@ def model_from_row(row: dict[str, Any]) -> ModelArch:
         moe_dense_layers=row.get("moe_dense_layers") or 0,
         sliding_window_tokens=row.get("sliding_window_tokens"),
         sliding_window_layers=row.get("sliding_window_layers") or 0,
+        local_attention=row.get("local_attention") or "sliding",
+        linear_attention_layers=row.get("linear_attention_layers") or 0,
+        linear_state_bytes=row.get("linear_state_bytes") or 0,
         native_precision=row.get("native_precision") or "bf16",
         params_b=row.get("params_b"),
         active_params_b=row.get("active_params_b"),

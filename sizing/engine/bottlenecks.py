@@ -61,8 +61,14 @@ def availability_conditional(facts: RuleInputs) -> Bottleneck | None:
     )
 
 
+def _capacity_gb(facts: RuleInputs) -> float:
+    """The device's memory as its driver reports it (``Accelerator.memory_capacity_bytes``:
+    81,559 MiB = 85.5 GB on an H100 80GB), not the datasheet's rounded figure."""
+    return facts.sized.accelerator.memory_capacity_bytes / 1e9
+
+
 def memory_exceeds_capacity(facts: RuleInputs) -> Bottleneck | None:
-    capacity_gb = facts.sized.accelerator.memory_gb
+    capacity_gb = _capacity_gb(facts)
     if not facts.per_gpu_gb > capacity_gb:
         return None
     return Bottleneck(
@@ -77,7 +83,7 @@ def memory_exceeds_capacity(facts: RuleInputs) -> Bottleneck | None:
 
 def memory_headroom_low(facts: RuleInputs) -> Bottleneck | None:
     """Fits, but with less than the headroom layouts are searched with."""
-    capacity_gb = facts.sized.accelerator.memory_gb
+    capacity_gb = _capacity_gb(facts)
     usable_gb = (1.0 - MEMORY_HEADROOM) * capacity_gb
     if facts.per_gpu_gb > capacity_gb or not facts.per_gpu_gb > usable_gb:
         return None

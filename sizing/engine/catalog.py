@@ -15,6 +15,7 @@ TF32_SHARE_OF_BF16 = 0.5
 # 4-bit float weight formats: OCP MXFP4 (E2M1 + one E8M0 scale per 32) and NVIDIA NVFP4
 # (E2M1 + one E4M3 scale per 16).
 FP4_PRECISIONS = ("mxfp4", "nvfp4")
+MIB = 1024.0 * 1024.0
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,17 @@ class Accelerator:
     is_estimate: bool = False
     source: str = ""
     fp4_tflops: float | None = None  # dense FP4 (NVFP4/MXFP4) where the part has it
+    # Total memory the driver reports (nvidia-smi "MiB" column): the figure serving
+    # engines take their memory fraction of (vLLM gpu_memory_utilization x total).
+    reported_memory_mib: float | None = None
+
+    @property
+    def memory_capacity_bytes(self) -> float:
+        """Device memory as the driver reports it (81,559 MiB on an H100 80GB =
+        85.5 x 10^9 B); the datasheet figure read as 10^9 B where none is recorded."""
+        if self.reported_memory_mib:
+            return self.reported_memory_mib * MIB
+        return self.memory_gb * 1e9
 
     def peak_tflops(self, precision: str) -> float | None:
         """Dense peak for a compute precision (never the 2:4 sparse figure).
@@ -162,6 +174,13 @@ class ModelArch:
     moe_dense_layers: int = 0  # layers with a dense FFN in an MoE model
     sliding_window_tokens: int | None = None  # local attention window (or chunk)
     sliding_window_layers: int = 0  # how many layers attend only within the window
+    # "sliding" (the last N tokens, gpt-oss) or "chunked" (tokens of the current
+    # N-token chunk, Llama 4 attention_chunk_size)
+    local_attention: str = "sliding"
+    # Linear-attention / state-space layers (Gated DeltaNet, lightning attention,
+    # Mamba): a fixed state per sequence instead of a growing KV cache.
+    linear_attention_layers: int = 0
+    linear_state_bytes: int = 0  # one such layer's state of one sequence, bytes
     native_precision: str = "bf16"  # the precision the weights are published in
     params_b: float | None = None  # published headline figure
     active_params_b: float | None = None
@@ -177,6 +196,12 @@ class ModelArch:
     def is_mla(self) -> bool:
         """Multi-head latent attention: one compressed KV latent per token and layer."""
         return bool(self.kv_lora_rank)
+
+    @property
+    def full_attention_layers(self) -> int:
+        """Layers whose KV cache grows with every token."""
+        local = min(self.sliding_window_layers, self.layers)
+        return max(0, self.layers - local - self.linear_attention_layers)
 
     @property
     def expert_ffn_size(self) -> int:

@@ -12,15 +12,16 @@ saturation (pitfall 9: NIM Llama-3.3-70B TTFT 0.83 s at concurrency 50 vs 8.0 s 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
+from .attention import linear_state_total_bytes
 from .catalog import Accelerator, ServerPlatform
 from .memory import InferenceMemory
 from .model import kv_cache_bytes_per_token
 from .parallelism import Fabric
 from .serving_cost import LayoutCost, experts_touched
 from .serving_layout import ServingLayout, candidate_layouts
-from .serving_needs import ServingNeeds, device_rates, serving_needs
+from .serving_needs import ServingNeeds, device_rates, gemm_efficiency, serving_needs
 from .workload import Workload
 
 SERVING_UTILISATION = 0.8  # run replicas at <= 80 % of SLO capacity to bound queueing
@@ -59,6 +60,11 @@ class InferencePlan:
     experts_touched: float = 0.0  # per MoE layer and decode step, at the plan's batch
     max_batch_by_memory: int = 0
     layouts_searched: int = 0
+    memory_budget_bytes: float = 0.0  # fraction x reported memory - context - graphs
+    gpu_memory_fraction: float = 0.9
+    gemm_efficiency: float = 0.0  # share of the dense peak the weight GEMMs reach
+    linear_state_bytes_per_request: float = 0.0  # fixed state of linear layers
+    moe: dict = field(default_factory=dict)  # serving_cost.LayoutCost.moe_terms
 
 
 def _batch_cap(max_batch: int, needs: ServingNeeds) -> int:
@@ -141,6 +147,10 @@ def _plan_layout(w: Workload, cost: LayoutCost) -> InferencePlan:
             weights.experts, weights.active_experts, micro_batch
         ),
         max_batch_by_memory=max_batch,
+        memory_budget_bytes=cost.rates.memory_budget_bytes,
+        gpu_memory_fraction=w.gpu_memory_fraction,
+        linear_state_bytes_per_request=linear_state_total_bytes(w.model),
+        moe=cost.moe_terms(batch),
     )
 
 
@@ -210,4 +220,8 @@ def plan_inference(
         if best is None or _preference(plan, w) < _preference(best, w):
             best = plan
     assert best is not None
-    return replace(best, layouts_searched=searched)
+    return replace(
+        best,
+        layouts_searched=searched,
+        gemm_efficiency=gemm_efficiency(acc, w.precision),
+    )

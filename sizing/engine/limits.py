@@ -70,6 +70,9 @@ MAXIMA: dict[str, float] = {
 MINIMA: dict[str, float] = {
     "target_days": 0.1,
     "pue": 1.0,  # facility power over IT power is at least 1 by definition
+    # a serving engine below half the device memory cannot hold its own graphs and
+    # workspace beside the weights of any model worth sizing (vLLM default 0.9)
+    "gpu_memory_fraction": 0.5,
 }
 
 

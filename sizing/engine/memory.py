@@ -15,7 +15,7 @@ from .activations import (
     busiest_stages,
     logits_bytes,
 )
-from .catalog import ModelArch
+from .catalog import Accelerator, ModelArch
 from .model import BYTES_PER_VALUE, param_counts
 from .model_states import (
     Sharding,
@@ -31,6 +31,13 @@ RUNTIME_CONTEXT_BYTES = 1.0 * GB
 FRAGMENTATION_SHARE = 0.05
 # Layouts should leave this share of HBM free (the "memory headroom under 10%" warning).
 MEMORY_HEADROOM = 0.10
+# Serving: the share of the device's reported memory the engine may use for weights,
+# activations and KV cache (vLLM --gpu-memory-utilization, default 0.9; TensorRT-LLM
+# kv_cache_free_gpu_mem_fraction 0.9 of what is left after the weights).
+DEFAULT_GPU_MEMORY_FRACTION = 0.9
+# CUDA-graph pool of a serving engine's decode graphs (vLLM logs "Graph capturing
+# finished ... took 0.5 GiB" for the default capture sizes; assumption, documented).
+CUDA_GRAPH_BYTES = 0.5 * 1024**3
 
 
 @dataclass(frozen=True)
@@ -172,6 +179,16 @@ def stage_memory(
             fullest = memory
     assert fullest is not None
     return fullest
+
+
+def serving_memory_budget(acc: Accelerator, fraction: float) -> float:
+    """Bytes a serving engine may fill with weights, activations and KV cache:
+    fraction x reported device memory - runtime context - CUDA-graph pool. The paged KV
+    cache wastes under 4 % (Kwon et al. 2023, PagedAttention, section 6), so no
+    fragmentation share is taken off (it is in the activation workspace's reuse)."""
+    return (
+        fraction * acc.memory_capacity_bytes - RUNTIME_CONTEXT_BYTES - CUDA_GRAPH_BYTES
+    )
 
 
 @dataclass(frozen=True)

@@ -180,6 +180,7 @@ def _totals(
     section: Section, sized: SizedWorkload, overhead_bytes: float, total_bytes: float
 ) -> None:
     workload, acc = sized.workload, sized.accelerator
+    serving = not workload.is_training
     section.put(
         key="kv_cache_bytes_per_token",
         value=kv_cache_bytes_per_token(workload.model, workload.kv_cache_precision),
@@ -198,9 +199,17 @@ def _totals(
         key="overhead_gb",
         value=overhead_bytes / GB,
         unit="GB",
-        formula="1 GB runtime context + 5 % allocator fragmentation",
+        formula="1 GB runtime context + 0.5 GiB CUDA-graph pool (the paged KV cache "
+        "leaves no fragmentation share)"
+        if serving
+        else "1 GB runtime context + 5 % allocator fragmentation",
         inputs={},
-        source="sizing-formulas pitfall 3 (CUDA context 0.65-1 GB)",
+        source="sizing-formulas pitfall 3 (CUDA context 0.65-1 GB)"
+        + (
+            "; vLLM CUDA-graph capture; Kwon et al. 2023 (PagedAttention)"
+            if serving
+            else ""
+        ),
     )
     section.put(
         key="per_gpu_gb",
@@ -218,10 +227,14 @@ def _totals(
         inputs={},
         source=acc.source[:200],
     )
+    # serving engines take their fraction of the memory the driver reports
+    capacity = acc.memory_capacity_bytes if serving else acc.memory_gb * GB
     section.put(
         key="headroom_share",
-        value=1.0 - total_bytes / (acc.memory_gb * GB),
+        value=1.0 - total_bytes / capacity,
         unit="share",
-        formula="1 - per_gpu_gb / capacity_gb (layouts keep >= 10 %)",
-        inputs={},
+        formula="1 - per_gpu_gb / reported memory (1 - memory fraction when full)"
+        if serving
+        else "1 - per_gpu_gb / capacity_gb (layouts keep >= 10 %)",
+        inputs={"capacity_gb": capacity / GB},
     )

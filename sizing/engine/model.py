@@ -210,12 +210,14 @@ def kv_cache_bytes_per_token(m: ModelArch, kv_precision: str = "bf16") -> float:
     """2 x layers x kv_heads x head_dim x bytes; MLA caches layers x (d_c + d_rope) x bytes.
 
     Sources: sizing-formulas.md section 5; DeepSeek-V2/V3 reports for MLA. Every layer
-    counted; local-attention layers stop growing at their window (``attention``).
+    with a KV cache counted (not linear-attention layers, whose fixed state is in
+    ``attention.kv_cache_bytes``); local-attention layers stop growing at their window.
     """
     value_bytes = BYTES_PER_VALUE[kv_precision]
+    layers = m.layers - m.linear_attention_layers  # linear layers keep a fixed state
     if m.kv_lora_rank:
-        return m.layers * (m.kv_lora_rank + (m.qk_rope_head_dim or 0)) * value_bytes
-    return 2 * m.layers * m.kv_heads * m.head_dim * value_bytes
+        return layers * (m.kv_lora_rank + (m.qk_rope_head_dim or 0)) * value_bytes
+    return 2 * layers * m.kv_heads * m.head_dim * value_bytes
 
 
 def attention_flops_per_token(m: ModelArch, seq_len: int) -> float:

@@ -32,6 +32,8 @@ MODEL_DETAIL_COUNTS = (
     "moe_shared_experts",
     "moe_dense_layers",
     "sliding_window_layers",
+    "linear_attention_layers",
+    "linear_state_bytes",
 )
 
 
@@ -159,6 +161,9 @@ def _model_options(data: dict, path: str) -> dict[str, Any]:
         ),
         "arch_style": read_choice(data, "arch_style", path, ("llama", "gpt"), "llama"),
         "qkv_bias": read_bool(data, "qkv_bias", path, False),
+        "local_attention": read_choice(
+            data, "local_attention", path, ("sliding", "chunked"), "sliding"
+        ),
         "qk_rope_head_dim": read_number(
             data, "qk_rope_head_dim", path, integer=True, allow_zero=True
         ),
@@ -186,6 +191,18 @@ def _check_layer_counts(model: ModelArch, path: str) -> ModelArch:
             "must not exceed layers",
             field=f"{path}.sliding_window_layers",
             code="above_layers",
+        )
+    if model.sliding_window_layers + model.linear_attention_layers > model.layers:
+        raise SizingInputError(
+            "local-attention and linear-attention layers must not exceed layers",
+            field=f"{path}.linear_attention_layers",
+            code="above_layers",
+        )
+    if model.linear_attention_layers and not model.linear_state_bytes:
+        raise SizingInputError(
+            "is required with linear_attention_layers",
+            field=f"{path}.linear_state_bytes",
+            code="required",
         )
     if model.sliding_window_layers and not model.sliding_window_tokens:
         raise SizingInputError(

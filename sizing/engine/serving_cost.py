@@ -1,18 +1,21 @@
 """Memory and latency of one serving layout at a batch (sizing-formulas section 9).
 
-A decode step per GPU and pipeline stage is two kernel groups run one after the other,
-each the slower of its compute and its memory traffic (roofline per kernel):
-- weight GEMMs: 2 x active parameters per token (the embedding lookup excluded) against
-  the bytes of the attention weights of the GPU's attention rank, the dense FFN /
-  shared-expert / head shards and the routed experts the step's tokens touch. B tokens
-  each choosing k of E experts touch E (1 - (1 - k/E)^B) of them on average (uniform
-  routing), so small batches stream only a fraction of an MoE;
+A decode step per GPU and pipeline stage is three kernel groups run one after the
+other, each the slower of its compute and its memory traffic (roofline per kernel):
+- dense weight GEMMs: 2 x active non-expert parameters per token (the embedding lookup
+  excluded) against the bytes of the attention weights of the GPU's attention rank and
+  the dense FFN / shared-expert / head shards;
+- routed experts (``moe_cost``): grouped GEMMs at their tile and fill efficiency, scaled
+  by the busiest expert-parallel GPU's load, against the experts the step touches (B
+  tokens each choosing k of E touch E (1 - (1 - k/E)^B) of them), plus the routed
+  copies' permute / SwiGLU / combine traffic;
 - attention: the core over the cached context against the KV cache of the rank's own
-  requests.
+  requests, behind data-parallel attention at the slowest rank's time (the barrier).
 With p stages, p micro-batches of B/p requests are in flight and a token passes every
 stage: TPOT = p x stage time. Collectives add latency plus volume over the link (all-reduce
 2(n-1)/n x tokens x h x 2 B; MoE all-to-all: FP8 dispatch + BF16 combine, 3 B per hidden
-value and routed copy, DeepSeek-V3 report section 3.3 / DeepEP).
+value and routed copy, DeepSeek-V3 report section 3.3, over NVLink and RDMA at DeepEP's
+measured bandwidths, x the busiest GPU's imbalance).
 """
 
 from __future__ import annotations
@@ -21,7 +24,14 @@ import math
 from dataclasses import dataclass
 
 from .catalog import ModelArch
-from .memory import FRAGMENTATION_SHARE, RUNTIME_CONTEXT_BYTES, InferenceMemory
+from .memory import CUDA_GRAPH_BYTES, RUNTIME_CONTEXT_BYTES, InferenceMemory
+from .moe_cost import (
+    attention_barrier,
+    dispatch_combine_s,
+    expert_load_imbalance,
+    grouped_gemm_rows,
+    routed_copy_bytes,
+)
 from .parallelism import COLLECTIVE_EFFICIENCY, Fabric
 from .serving_layout import ServingLayout
 from .serving_needs import DeviceRates, ServingNeeds
@@ -96,12 +106,15 @@ def _all_reduce(
     return Collective(link.latency_s, per_token, 0.0)
 
 
-def _all_to_all(link: Link | None, size: int, hidden: int, top_k: int) -> Collective:
-    """Dispatch + combine of each rank token to its k experts' GPUs."""
-    if link is None:
-        return Collective()
-    volume = top_k * hidden * ALL_TO_ALL_BYTES_PER_VALUE * (size - 1) / size
-    return Collective(2.0 * link.latency_s, 0.0, volume / link.bytes_per_s)
+def _all_to_all(fabric: Fabric, size: int, hidden: int, top_k: int) -> Collective:
+    """Dispatch + combine of each rank token to its k experts' GPUs, NVLink inside the
+    node and RDMA across nodes (``moe_cost.dispatch_combine_s``)."""
+    nvlink = fabric.scaleup_gbs if fabric.scaleup_domain > 1 else fabric.pcie_gbs
+    volume = top_k * hidden * ALL_TO_ALL_BYTES_PER_VALUE
+    latency, per_byte = dispatch_combine_s(
+        size, fabric.gpus_per_node, nvlink, fabric.scaleout_gbs, volume
+    )
+    return Collective(latency, 0.0, per_byte)
 
 
 def experts_touched(experts: int, top_k: int, tokens: float) -> float:
@@ -143,6 +156,9 @@ class LayoutCost:
         self.activation_bytes = (
             needs.prefill_chunk_tokens * needs.activation_width * 2.0 / tp
         )
+        # busiest expert GPU at a prefill chunk (prefill and the all-to-all volume)
+        self.imbalance = self._imbalance(needs.prefill_chunk_tokens)
+        self.copy_bytes = routed_copy_bytes(m.hidden_size, m.expert_ffn_size)
         self.collective = self._layer_collective(fabric)
         self.stage_collective = self.collective.scaled(m.layers / p)
         self.prefill_latency_s, self.prefill_work_s = self._prefill()
@@ -166,8 +182,7 @@ class LayoutCost:
         """One GPU at ``batch`` requests per replica."""
         kv = math.ceil(batch / self.dp) * self.kv_per_request
         activations = self.activation_bytes + batch * self.logits_per_request
-        live = self.weights_per_gpu + kv + activations
-        overhead = RUNTIME_CONTEXT_BYTES + FRAGMENTATION_SHARE * live
+        overhead = RUNTIME_CONTEXT_BYTES + CUDA_GRAPH_BYTES
         return InferenceMemory(self.weights_per_gpu, kv, activations, overhead)
 
     # ------------------------------------------------------------------ timing
@@ -188,7 +203,10 @@ class LayoutCost:
         moe = ffn
         if self.dp > 1 and layout.expert_parallel > 1:
             top_k = self.needs.weights.active_experts
-            moe = _all_to_all(stage_link, width, hidden, top_k)
+            moe = _all_to_all(fabric, width, hidden, top_k)
+            moe = Collective(
+                moe.latency_s, moe.per_token_s, moe.per_rank_token_s * self.imbalance
+            )
         moe_share = self.needs.weights.moe_layers / m.layers
         layer = attention + ffn.scaled(1.0 - moe_share) + moe.scaled(moe_share)
         return layer + self._striping(attention_link)
@@ -217,35 +235,98 @@ class LayoutCost:
             2.0 * needs.attention_params * context / rates.gemm_flops_per_s
             + needs.prefill_core_flops / rates.attention_flops_per_s
         )
-        ffn_s = 2.0 * needs.ffn_active_params * context / rates.gemm_flops_per_s
+        routed = needs.routed_active_params * self.imbalance
+        ffn_params = needs.ffn_active_params - needs.routed_active_params + routed
+        ffn_s = 2.0 * ffn_params * context / rates.gemm_flops_per_s
+        copies = context * needs.weights.active_experts * needs.weights.moe_layers
+        ffn_s += copies * self.imbalance * self.copy_bytes / rates.decode_bytes_per_s
         comm_s = self.collective.scaled(self.m.layers).seconds(context, context)
         latency = attention_s / (tp * p) + ffn_s / (g * p) + comm_s
         return latency, (attention_s + ffn_s) / (g * p)
 
+    def _imbalance(self, tokens: float) -> float:
+        """Busiest expert-parallel GPU over the mean at ``tokens`` per step."""
+        weights = self.needs.weights
+        return expert_load_imbalance(
+            tokens * weights.active_experts,
+            self.layout.expert_parallel,
+            weights.experts,
+            self.needs.expert_load_balancing,
+        )
+
+    def expert_s(self, tokens: int) -> float:
+        """Routed experts of one stage at ``tokens`` per step (``moe_cost``): the
+        grouped GEMMs at tile efficiency and the busiest GPU's share, against the
+        touched experts' bytes, plus the routed copies' permute/SwiGLU/combine
+        traffic."""
+        needs, rates, layout = self.needs, self.rates, self.layout
+        weights = needs.weights
+        if not weights.experts:
+            return 0.0
+        p, g = layout.pipeline, layout.stage_gpus
+        copies = tokens * weights.active_experts
+        imbalance = self._imbalance(tokens)
+        touched = experts_touched(weights.experts, weights.active_experts, tokens)
+        rows = touched / g * grouped_gemm_rows(copies / touched, imbalance)
+        expert_params = needs.routed_active_params / weights.active_experts
+        compute_s = 2.0 * rows * expert_params / (p * rates.gemm_flops_per_s)
+        memory_s = self.expert_read_bytes * touched / rates.decode_bytes_per_s
+        traffic = copies / g * imbalance * self.copy_bytes * weights.moe_layers / p
+        return max(compute_s, memory_s) + traffic / rates.decode_bytes_per_s
+
+    def moe_terms(self, batch: int) -> dict[str, float]:
+        """The MoE loss terms at ``batch`` requests per replica (for the explanation):
+        busiest expert GPU over the mean, grouped-GEMM efficiency, DP-attention
+        barrier, routed-expert time per decode step, one layer's dispatch + combine."""
+        tokens = math.ceil(batch / self.layout.pipeline)
+        weights = self.needs.weights
+        if not weights.experts:
+            return {}
+        copies = tokens * weights.active_experts
+        touched = experts_touched(weights.experts, weights.active_experts, tokens)
+        barrier = attention_barrier(tokens / self.dp, self.dp)
+        per_layer = self.collective.latency_s + self.collective.per_rank_token_s * (
+            math.ceil(tokens / self.dp)
+        )
+        return {
+            "expert_imbalance": self._imbalance(tokens),
+            "grouped_gemm_efficiency": copies
+            / touched
+            / grouped_gemm_rows(copies / touched),
+            "attention_barrier": barrier,
+            "expert_step_s": self.expert_s(tokens) * self.layout.pipeline,
+            "layer_collective_s": per_layer,
+        }
+
     def stage_s(self, tokens: int) -> float:
-        """One pipeline stage decoding a micro-batch of ``tokens`` requests: the weight
-        GEMMs, then attention over the cache, each the slower of its compute and its
-        memory traffic (they run as separate kernels, one after the other)."""
+        """One pipeline stage decoding a micro-batch of ``tokens`` requests: the dense
+        weight GEMMs, the routed experts, then attention over the cache, each the slower
+        of its compute and its memory traffic (separate kernels, one after the other);
+        behind data-parallel attention the slowest rank sets the attention time."""
         needs, rates, layout = self.needs, self.rates, self.layout
         p, g, tp = layout.pipeline, layout.stage_gpus, layout.attention_tensor
         rank_tokens = math.ceil(tokens / self.dp)
-        weights = needs.weights
-        touched = experts_touched(weights.experts, weights.active_experts, tokens)
-        weight_bytes = self.fixed_read_bytes + self.expert_read_bytes * touched
+        dense_ffn = needs.ffn_active_params - needs.routed_active_params
         gemm_flops = (
             2.0 * (rank_tokens * needs.attention_params / tp)
-            + 2.0 * tokens * needs.ffn_active_params / g
+            + 2.0 * tokens * dense_ffn / g
         ) / p
         gemm_s = max(
             gemm_flops / rates.gemm_flops_per_s,
-            weight_bytes / rates.decode_bytes_per_s,
+            self.fixed_read_bytes / rates.decode_bytes_per_s,
         )
         core_flops = rank_tokens * needs.decode_core_flops / (tp * p)
         attention_s = max(
             core_flops / rates.attention_flops_per_s,
             rank_tokens * self.kv_read_per_request / rates.decode_bytes_per_s,
         )
-        return gemm_s + attention_s + self.stage_collective.seconds(tokens, rank_tokens)
+        barrier = attention_barrier(tokens / self.dp, self.dp) if self.m.is_moe else 1.0
+        return (
+            gemm_s
+            + self.expert_s(tokens)
+            + attention_s * barrier
+            + self.stage_collective.seconds(tokens, rank_tokens)
+        )
 
     def decode_step_s(self, batch: int) -> float:
         """p stages, each on its micro-batch of batch / p, plus the stage hops."""

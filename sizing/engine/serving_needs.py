@@ -17,7 +17,7 @@ from .attention import (
 )
 from .catalog import FP4_PRECISIONS, Accelerator, ModelArch
 from .errors import SizingInputError
-from .memory import FRAGMENTATION_SHARE, GB, MEMORY_HEADROOM, RUNTIME_CONTEXT_BYTES
+from .memory import serving_memory_budget
 from .model import (
     BYTES_PER_VALUE,
     FP4_UNQUANTISED_BYTES,
@@ -34,6 +34,16 @@ ETA_COMPUTE = 0.5
 # 0.6-0.9); calibrated on TensorRT-LLM Llama 3.1 8B / 70B FP8 throughput (test).
 ETA_MEM = 0.7
 PREFILL_CHUNK_TOKENS = 8192
+# Measured large-GEMM share of the dense peak per tensor-core format, over the Hopper
+# BF16 share ETA_COMPUTE was calibrated on (MAMF 794.5 / 989 = 0.803, ml-engineering):
+# Hopper FP8 DeepGEMM 1550 / 1979 = 0.783 on H800 (DeepGEMM README, 2025-04-18) ->
+# 0.975. Blackwell FP4 (NVFP4/MXFP4 tensor cores) reaches a smaller share of its doubled
+# peak: 0.5, chosen on the calibration set's B200 FP4 rows (MoE, with the dense 70B FP4
+# rows as a control that stays within +-30 %; tests/sizing/engine/
+# test_moe_serving_calibration.py), i.e. 0.25 x the FP4 peak instead of 0.5 x: about
+# what FP8 reaches on the same part (0.49 x 4,500 TFLOPS), the 4-bit weights saving
+# bytes rather than time in the tensor cores.
+GEMM_SHARE_OF_REFERENCE = {"fp8": 1550.0 / 1979.0 / (794.5 / 989.0), "fp4": 0.5}
 
 
 @dataclass(frozen=True)
@@ -92,6 +102,7 @@ class ServingNeeds:
     weights: WeightRoles
     attention_params: float  # active parameters on the attention rank (per token)
     ffn_active_params: float  # active FFN + head parameters (per token)
+    routed_active_params: float  # the routed experts' share of ffn_active_params
     kv_bytes_per_request: float  # cache of a finished request: context + output
     kv_read_bytes_per_request: float  # read per decode step on average: ctx + out/2
     decode_core_flops: float  # attention core of one decode token at ctx + out/2
@@ -102,6 +113,7 @@ class ServingNeeds:
     required_concurrency: int | None
     ttft_ms: float | None
     tpot_ms: float | None
+    expert_load_balancing: bool = False
 
     @property
     def linear_params(self) -> float:
@@ -143,6 +155,12 @@ def serving_needs(w: Workload) -> ServingNeeds:
     context, output = w.context_tokens or 1, w.output_tokens or 1
     required_rps, required_concurrency = required_load(w)
     kv = w.kv_cache_precision
+    routed_active = (
+        breakdown.routed_expert
+        * breakdown.active_experts
+        * breakdown.moe_layers
+        * scale
+    )
     return ServingNeeds(
         precision=w.precision,
         kv_precision=kv,
@@ -151,6 +169,7 @@ def serving_needs(w: Workload) -> ServingNeeds:
         weights=weight_roles(m, w.precision),
         attention_params=attention_params,
         ffn_active_params=compute_params - attention_params,
+        routed_active_params=routed_active,
         kv_bytes_per_request=kv_cache_bytes(m, context + output, kv),
         kv_read_bytes_per_request=kv_cache_bytes(m, context + output / 2.0, kv),
         decode_core_flops=decode_attention_flops(m, context + output / 2.0),
@@ -161,6 +180,7 @@ def serving_needs(w: Workload) -> ServingNeeds:
         required_concurrency=required_concurrency,
         ttft_ms=w.ttft_ms,
         tpot_ms=w.tpot_ms,
+        expert_load_balancing=w.expert_load_balancing,
     )
 
 
@@ -184,9 +204,21 @@ def serving_peak_tflops(acc: Accelerator, precision: str) -> float | None:
     return acc.peak_tflops(precision) or acc.bf16_tflops
 
 
+def gemm_efficiency(acc: Accelerator, precision: str) -> float:
+    """Share of the dense peak the serving GEMMs reach at ``precision``: ETA_COMPUTE
+    scaled by the measured large-GEMM share of that tensor-core format (FP4 only where
+    the part multiplies in FP4; elsewhere it runs at the 16-bit peak and share)."""
+    if precision == "fp8" and acc.fp8_tflops:
+        return ETA_COMPUTE * GEMM_SHARE_OF_REFERENCE["fp8"]
+    if precision in FP4_PRECISIONS and acc.fp4_tflops:
+        return ETA_COMPUTE * GEMM_SHARE_OF_REFERENCE["fp4"]
+    return ETA_COMPUTE
+
+
 def device_rates(acc: Accelerator, w: Workload) -> DeviceRates:
-    """Dense peaks at ETA_COMPUTE, HBM bandwidth at ETA_MEM, and the memory budget after
-    the headroom, the runtime context and allocator fragmentation."""
+    """Dense peaks at their measured GEMM efficiency, HBM bandwidth at ETA_MEM, and the
+    memory budget: the engine's memory fraction of the reported device memory, less the
+    runtime context and the CUDA-graph pool (``memory.serving_memory_budget``)."""
     peak = serving_peak_tflops(acc, w.precision)
     if not peak:
         raise SizingInputError(
@@ -203,15 +235,15 @@ def device_rates(acc: Accelerator, w: Workload) -> DeviceRates:
             params={"accelerator": acc.name},
         )
     attention_peak = serving_peak_tflops(acc, w.kv_cache_precision) or peak
-    budget = ((1.0 - MEMORY_HEADROOM) * acc.memory_gb * GB - RUNTIME_CONTEXT_BYTES) / (
-        1.0 + FRAGMENTATION_SHARE
-    )
+    budget = serving_memory_budget(acc, w.gpu_memory_fraction)
     return DeviceRates(
         peak_tflops=peak,
         attention_tflops=attention_peak,
         mem_bw_tbs=acc.mem_bw_tbs,
-        gemm_flops_per_s=peak * 1e12 * ETA_COMPUTE,
-        attention_flops_per_s=attention_peak * 1e12 * ETA_COMPUTE,
+        gemm_flops_per_s=peak * 1e12 * gemm_efficiency(acc, w.precision),
+        attention_flops_per_s=attention_peak
+        * 1e12
+        * gemm_efficiency(acc, w.kv_cache_precision),
         decode_bytes_per_s=acc.mem_bw_tbs * 1e12 * ETA_MEM,
         memory_budget_bytes=budget,
     )

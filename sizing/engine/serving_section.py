@@ -4,11 +4,25 @@ serving plan with the formula, inputs and source behind it."""
 from __future__ import annotations
 
 from .explain import Explainer, Section
-from .memory import GB
+from .memory import CUDA_GRAPH_BYTES, GB, RUNTIME_CONTEXT_BYTES
+from .moe_cost import (
+    A2A_NVLINK_EFFICIENCY,
+    A2A_RDMA_EFFICIENCY,
+    GROUPED_GEMM_HALF_M,
+    ROUTING_SKEW_CV,
+)
 from .serving_needs import ETA_COMPUTE, ETA_MEM
 from .sized_workload import SizedWorkload
 
 SRC_SERVING = "sizing-formulas section 9; docs/methodology.md (serving)"
+SRC_MOE = (
+    "TensorRT-LLM v1.0 perf-overview MoE tables (calibration); LMSYS, SGLang "
+    "large-scale EP on 96 H100, 2025-05-05 (validation); DeepEP README"
+)
+SRC_MEMORY_BUDGET = (
+    "vLLM --gpu-memory-utilization (default 0.9); nvidia-smi reported MiB; Kwon et "
+    "al. 2023 (PagedAttention)"
+)
 SRC_LAYOUT = (
     "DeepSeek-V3 report section 3.4 (EP, DP attention); SGLang --enable-dp-attention, "
     "--dcp-size; vLLM --decode-context-parallel-size; Narayanan et al. 2021 (TP "
@@ -40,7 +54,115 @@ def inference_section(sized: SizedWorkload, explainer: Explainer) -> dict:
     _latency(section, sized)
     _serving_capacity(section, sized)
     _weights_and_cache(section, sized)
+    _memory_budget(section, sized)
+    _moe_losses(section, sized)
     return section.values
+
+
+def _memory_budget(section: Section, sized: SizedWorkload) -> None:
+    plan, acc = sized.inference, sized.accelerator
+    assert plan is not None
+    section.put(
+        key="memory_budget_gb",
+        value=plan.memory_budget_bytes / GB,
+        unit="GB",
+        formula=f"memory fraction x reported device memory - {RUNTIME_CONTEXT_BYTES / GB:g}"
+        f" GB runtime context - {CUDA_GRAPH_BYTES / GB:.2f} GB CUDA graphs (weights, "
+        "activations and KV cache must fit in it)",
+        inputs={
+            "gpu_memory_fraction": plan.gpu_memory_fraction,
+            "reported_memory_mib": acc.reported_memory_mib,
+            "memory_capacity_gb": acc.memory_capacity_bytes / GB,
+        },
+        source=SRC_MEMORY_BUDGET,
+    )
+    section.put(
+        key="gemm_efficiency",
+        value=plan.gemm_efficiency,
+        unit="share",
+        formula=f"{ETA_COMPUTE} x the measured large-GEMM share of the format over "
+        "Hopper BF16 (FP8: DeepGEMM 1550 / 1979 over MAMF 794.5 / 989 = 0.975; FP4 "
+        "tensor cores: 0.5, calibration set)",
+        inputs={"precision": sized.workload.precision},
+        source="DeepGEMM README (H800 FP8); ml-engineering MAMF (H100 BF16); "
+        "TensorRT-LLM v1.0 perf-overview (FP4 calibration)",
+    )
+    section.put(
+        key="linear_state_gb_per_request",
+        value=plan.linear_state_bytes_per_request / GB,
+        unit="GB",
+        formula="linear-attention / state-space layers x their fixed state per "
+        "sequence (does not grow with the context; 0 without such layers)",
+        inputs={
+            "linear_attention_layers": sized.workload.model.linear_attention_layers,
+            "linear_state_bytes": sized.workload.model.linear_state_bytes,
+        },
+        source="Hugging Face config.json (full_attention_interval, attn_type_list, "
+        "linear_* head sizes)",
+    )
+
+
+def _moe_losses(section: Section, sized: SizedWorkload) -> None:
+    """The MoE loss terms at the plan's batch (none for a dense model)."""
+    plan = sized.inference
+    assert plan is not None
+    moe = plan.moe
+    if not moe:
+        return
+    inputs = {
+        "batch": plan.batch_per_replica,
+        "expert": plan.expert_parallel,
+        "attention_data": plan.attention_data_parallel,
+        "expert_load_balancing": sized.workload.expert_load_balancing,
+    }
+    section.put(
+        key="expert_imbalance",
+        value=moe["expert_imbalance"],
+        unit="ratio",
+        formula="busiest expert-parallel GPU / mean = 1 + sqrt(2 ln g) x sqrt(c^2 g "
+        f"/ E + g / copies); c = {ROUTING_SKEW_CV} without load balancing, 0 with it",
+        inputs=inputs,
+        source=SRC_MOE,
+    )
+    section.put(
+        key="grouped_gemm_efficiency",
+        value=moe["grouped_gemm_efficiency"],
+        unit="share",
+        formula="m / (m padded to 64-row tiles (8 below 64) + "
+        f"{GROUPED_GEMM_HALF_M:g}), m = tokens per touched expert and step",
+        inputs=inputs,
+        source=SRC_MOE,
+    )
+    section.put(
+        key="attention_barrier",
+        value=moe["attention_barrier"],
+        unit="ratio",
+        formula="slowest data-parallel attention rank / mean = 1 + sqrt(2 ln r) / "
+        "sqrt(requests per rank)",
+        inputs=inputs,
+        source=SRC_MOE,
+    )
+    section.put(
+        key="expert_step_ms",
+        value=moe["expert_step_s"] * 1e3,
+        unit="ms",
+        formula="per decode step: max(grouped GEMMs at that efficiency x imbalance, "
+        "touched experts' bytes / HBM) + routed copies x (7 h + 9 f) bytes / HBM",
+        inputs=inputs,
+        source=SRC_MOE,
+    )
+    section.put(
+        key="layer_collective_ms",
+        value=moe["layer_collective_s"] * 1e3,
+        unit="ms",
+        formula="one layer's collectives at the plan's batch; dispatch + combine = "
+        "k x h x 3 B per token x imbalance, the node's share over NVLink at "
+        f"{A2A_NVLINK_EFFICIENCY:.2f} x its bandwidth and the rest over RDMA at "
+        f"{A2A_RDMA_EFFICIENCY:.2f} x the NICs'",
+        inputs=inputs,
+        source="DeepEP README (intranode 153 of 200 GB/s, RDMA 43 of 50 GB/s); "
+        + SRC_MOE,
+    )
 
 
 def _latency(section: Section, sized: SizedWorkload) -> None:
@@ -67,9 +189,10 @@ def _latency(section: Section, sized: SizedWorkload) -> None:
         key="decode_step_ms",
         value=plan.decode_step_s * 1e3,
         unit="ms",
-        formula=f"p x [max(compute at {ETA_COMPUTE} x peak, bytes / ({ETA_MEM} x HBM "
-        "BW)) + collectives] per stage; bytes = attention / t + (dense FFN + shared "
-        "experts + head) / g + experts touched / g + own requests' KV / KV divisor",
+        formula=f"p x [max(compute at the GEMM efficiency x peak, bytes / ({ETA_MEM} x "
+        "HBM BW)) + routed experts (expert_step_ms) + attention x barrier + "
+        "collectives] per stage; bytes = attention / t + (dense FFN + shared experts "
+        "+ head) / g + own requests' KV / KV divisor",
         inputs=inputs,
         source=SRC_SERVING,
     )
@@ -164,7 +287,8 @@ def _weights_and_cache(section: Section, sized: SizedWorkload) -> None:
         value=plan.kv_bytes_per_request / GB,
         unit="GB",
         formula="bytes per token and layer x (full layers x (ctx + out) + local layers "
-        "x min(ctx + out, window)); GQA 2 x kv_heads x head_dim, MLA kv_lora + rope",
+        "x min(ctx + out, window or chunk)) + linear layers x their fixed state; GQA "
+        "2 x kv_heads x head_dim, MLA kv_lora + rope",
         inputs=inputs,
         source="sizing-formulas 5; DeepSeek-V2 report 2.1",
     )
@@ -173,7 +297,7 @@ def _weights_and_cache(section: Section, sized: SizedWorkload) -> None:
         value=plan.max_batch_by_memory,
         unit="requests",
         formula="(budget - weights - activations) / (KV per request / KV divisor / p "
-        "+ logits) x attention ranks; budget = (0.9 x HBM - 1 GB) / 1.05",
+        "+ logits) x attention ranks; budget = memory_budget_gb",
         inputs={**inputs, "kv_divisor": plan.kv_divisor},
         source="sizing-formulas 5; pitfall 3",
     )

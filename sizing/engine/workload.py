@@ -20,6 +20,7 @@ from .fields import (
     read_numbers,
     require,
 )
+from .memory import DEFAULT_GPU_MEMORY_FRACTION
 from .model_input import model_from_dict
 from .training_input import (
     DEFAULT_GLOBAL_BATCH_TOKENS,
@@ -70,6 +71,11 @@ class Workload:
     ttft_ms: float | None = None
     tpot_ms: float | None = None
     kv_cache_precision: str = "bf16"
+    # share of the reported device memory the serving engine may use (vLLM
+    # --gpu-memory-utilization)
+    gpu_memory_fraction: float = DEFAULT_GPU_MEMORY_FRACTION
+    # expert-parallel load balancing (DeepSeek EPLB, SGLang --enable-eplb)
+    expert_load_balancing: bool = False
     # storage
     dataset_tb: float | None = None
     checkpoint_interval_min: float = 60.0
@@ -183,10 +189,18 @@ def _inference_values(
         "gpu_count": read_number(
             data, "gpu_count", path, integer=True, maximum=MAX_GPU_COUNT
         ),
+        "gpu_memory_fraction": _memory_fraction(data, path),
+        "expert_load_balancing": read_bool(data, "expert_load_balancing", path, False),
     }
     if not any(values[field.name] for field in INFERENCE_LOAD):
         values["concurrent_requests"] = 1  # no load given: one request at a time
     return seq_len or context + output, values
+
+
+def _memory_fraction(data: dict, path: str) -> float:
+    """The serving engine's memory fraction: 0.5 to 1 (vLLM rejects > 1), default 0.9."""
+    fraction = read_number(data, "gpu_memory_fraction", path, maximum=1)
+    return DEFAULT_GPU_MEMORY_FRACTION if fraction is None else fraction
 
 
 def _pue(data: dict) -> float | None:

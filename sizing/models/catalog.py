@@ -62,6 +62,10 @@ class Accelerator(CatalogRow):
     )
     memory_gb = models.FloatField(_("memory (GB)"))
     memory_type = models.CharField(_("memory type"), max_length=40, blank=True)
+    reported_memory_mib = models.FloatField(
+        _("memory reported by the driver (MiB)"), null=True, blank=True
+    )
+    reported_memory_source = models.TextField(_("reported memory source"), blank=True)
     mem_bw_tbs = models.FloatField(_("memory bandwidth (TB/s)"), null=True, blank=True)
     bf16_dense_tflops = models.FloatField(
         _("BF16 dense (TFLOPS)"), null=True, blank=True
@@ -240,6 +244,18 @@ class ModelPreset(CatalogRow):
     )
     sliding_window_layers = models.PositiveIntegerField(
         _("local attention layers"), default=0
+    )
+    local_attention = models.CharField(
+        _("local attention kind"),
+        max_length=10,
+        choices=[("sliding", _("sliding window")), ("chunked", _("chunked"))],
+        default="sliding",
+    )
+    linear_attention_layers = models.PositiveIntegerField(
+        _("linear-attention / state-space layers"), default=0
+    )
+    linear_state_bytes = models.PositiveBigIntegerField(
+        _("fixed state per sequence and linear layer (bytes)"), default=0
     )
     native_precision = models.CharField(
         _("published weight precision"), max_length=10, default="bf16"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -104,6 +105,28 @@ class Workload(models.Model):
         default=KvCachePrecision.BF16,
         blank=True,
     )
+    # serving only: the share of the device's reported memory the serving engine may use
+    # (vLLM --gpu-memory-utilization, default 0.9) and expert-parallel load balancing
+    # (DeepSeek EPLB, SGLang --enable-eplb); engine.memory / engine.moe_cost
+    gpu_memory_fraction = models.FloatField(
+        _("serving engine memory fraction"),
+        default=0.9,
+        blank=True,
+        validators=[MinValueValidator(0.5), MaxValueValidator(1.0)],
+        help_text=_(
+            "Share of each GPU's reported memory the serving engine may use for "
+            "weights, activations and KV cache (vLLM --gpu-memory-utilization, "
+            "default 0.9)."
+        ),
+    )
+    expert_load_balancing = models.BooleanField(
+        _("expert-parallel load balancing"),
+        default=False,
+        help_text=_(
+            "MoE models: hot experts are replicated and placed so every GPU gets the "
+            "same load (DeepSeek EPLB, SGLang --enable-eplb)."
+        ),
+    )
     dataset_tb = models.FloatField(_("dataset (TB)"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -144,6 +167,9 @@ class Workload(models.Model):
                 data[name] = value
         if not self.is_training and self.kv_cache_precision:
             data["kv_cache_precision"] = self.kv_cache_precision
+        if not self.is_training:
+            data["gpu_memory_fraction"] = self.gpu_memory_fraction
+            data["expert_load_balancing"] = self.expert_load_balancing
         return data
 
 

@@ -56,6 +56,8 @@ WORKLOAD_FIELDS = (
     *TRAINING_FIELDS,
     *(f for f in INFERENCE_FIELDS if f not in TRAINING_FIELDS),
     "kv_cache_precision",
+    "gpu_memory_fraction",
+    "expert_load_balancing",
     "dataset_tb",
 )
 

@@ -318,3 +318,50 @@ def test_workload_api_stores_the_kv_cache_precision(
     assert created.status_code == 201, created.json()
     assert created.json()["kv_cache_precision"] == "fp8"
     assert Workload.objects.get().to_engine_dict()["kv_cache_precision"] == "fp8"
+
+
+def test_workload_api_stores_the_memory_fraction_and_load_balancing(
+    api_for, it_lead, procurement, catalog
+):
+    """Issue 21: the serving engine's memory fraction (vLLM --gpu-memory-utilization)
+    and expert-parallel load balancing are workload inputs; outside 0.5-1 is a 400."""
+    url = f"/api/v1/procurements/{procurement.pk}/workloads/"
+    body = {
+        "name": "chat",
+        "kind": "inference",
+        "model_preset": "qwen3-235b-a22b",
+        "concurrent_requests": 32,
+    }
+    client = api_for(it_lead)
+    default = client.post(url, body, format="json")
+    assert default.status_code == 201, default.json()
+    assert default.json()["gpu_memory_fraction"] == 0.9
+    assert default.json()["expert_load_balancing"] is False
+    bad = client.post(url, {**body, "gpu_memory_fraction": 0.3}, format="json")
+    assert bad.status_code == 400
+    assert "gpu_memory_fraction" in bad.json()
+    assert Workload.objects.count() == 1
+    given = client.post(
+        url,
+        {**body, "gpu_memory_fraction": 0.95, "expert_load_balancing": True},
+        format="json",
+    )
+    assert given.status_code == 201, given.json()
+    engine = Workload.objects.get(pk=given.json()["id"]).to_engine_dict()
+    assert (engine["gpu_memory_fraction"], engine["expert_load_balancing"]) == (
+        0.95,
+        True,
+    )
+
+
+def test_estimate_api_rejects_a_memory_fraction_below_half(client, catalog):
+    body = {
+        "workload": {
+            "kind": "inference",
+            "model": {"preset": "llama-3.1-8b"},
+            "gpu_memory_fraction": 0.2,
+        }
+    }
+    response = client.post(ESTIMATE, body, content_type="application/json")
+    assert response.status_code == 400
+    assert "workload.gpu_memory_fraction" in str(response.json())

@@ -394,3 +394,17 @@ def test_alternatives_are_priced_in_the_procurements_currency_with_the_rate(
     assert "Converted from the catalogue's USD prices at 7.2 CNY per USD." in html
     cny = intcomma(f"{round(first['total_usd'] * 7.2):d}")
     assert f'<td class="num">{cny}</td>' in html
+
+
+def test_workload_form_offers_the_memory_fraction_and_load_balancing(
+    client_for, it_lead, procurement, catalog
+):
+    client = client_for(it_lead)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hans"
+    html = client.get(
+        f"/procurements/{procurement.pk}/requirements/workloads/new/"
+    ).content.decode()
+    assert 'name="gpu_memory_fraction"' in html
+    assert 'name="expert_load_balancing"' in html
+    assert "推理引擎显存占用比例" in html
+    assert "专家并行负载均衡" in html

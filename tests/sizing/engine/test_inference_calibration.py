@@ -98,8 +98,9 @@ def test_offline_throughput_is_within_30_percent_of_tensorrt_llm(
 
 
 def test_median_error_over_the_published_points_is_small(catalog, make):
-    # Predicted / published (engine at this commit): 0.91 0.99 0.91 0.94 0.89 0.90
-    # 1.07 0.97 0.83 1.09 1.13 1.00 -> median |error| about 8 %
+    # Predicted / published (engine at this commit, with the issue-21 memory budget of
+    # 0.9 x the reported MiB): 0.90 0.98 0.90 0.93 0.87 0.90 1.10 0.95 0.86 1.18 1.14
+    # 0.99 -> median |error| about 10 %
     errors = [
         abs(_offline_throughput(catalog, make, *point[:5]) / point[5] - 1.0)
         for point in POINTS
