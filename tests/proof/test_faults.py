@@ -31,10 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import random
-import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -55,6 +52,7 @@ from tests.conftest import (
     wait_for,
 )
 from tests.factories import member
+from tests.proof.redis_support import PrivateRedis  # noqa: F401 - used by fixtures
 
 # A small, valid scenario: the engine fills every other input with its defaults.
 INPUTS = {
@@ -161,79 +159,6 @@ class FaultWorker(WorkerProcess):
     def pool_children(self) -> list[int]:
         """Pids of the prefork pool's child processes (none with the solo pool)."""
         return [child.pid for child in psutil.Process(self.proc.pid).children()]
-
-
-class PrivateRedis:
-    """A throw-away redis-server on a spare port that keeps nothing on restart."""
-
-    def __init__(self, workdir: Path):
-        self.workdir = workdir
-        self.port = self._spare_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.proc: subprocess.Popen | None = None
-
-    @staticmethod
-    def _spare_port() -> int:
-        for _ in range(50):
-            port = 6390 + random.randrange(2000)
-            with socket.socket() as s:
-                try:
-                    s.bind(("127.0.0.1", port))
-                except OSError:
-                    continue
-                return port
-        raise RuntimeError("no spare port for redis-server")
-
-    def client(self):
-        import redis
-
-        return redis.Redis.from_url(self.url, socket_timeout=5)
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [
-                shutil.which("redis-server") or "redis-server",
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(self.workdir),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-
-        def answers():
-            try:
-                return self.client().ping()
-            except Exception:  # noqa: BLE001 - still starting
-                return False
-
-        wait_for(answers, timeout_s=10)
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(timeout=10)
-
-    def restart(self) -> None:
-        self.stop()
-        self.start()
-
-
-@pytest.fixture
-def private_redis(tmp_path):
-    if not shutil.which("redis-server"):
-        missing_service("redis-server is needed for the broker fault tests")
-    server = PrivateRedis(tmp_path)
-    server.start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture
