@@ -11,11 +11,14 @@ of a window and the next at the start of the following one; within any window th
 budget is exact.
 
 While the shared cache is unreachable, ``clusterbuy.cache.ResilientRedisCache``
-counts in each process's memory instead: the limit then holds per process.
+counts in each process's memory instead, and each process allows its share of the
+budget (``settings.RATE_LIMIT_PROCESSES``, gunicorn's ``WEB_CONCURRENCY``): together
+the processes of a host still allow no more than the budget.
 """
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.cache import cache
 
 PERIODS_S = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -44,6 +47,8 @@ def hit(key: str, *, allowed: int, period_s: int, now: float) -> float | None:
     """Count one request under ``key``; the seconds until the next window when the
     budget of ``allowed`` per ``period_s`` is spent, else None."""
     window = int(now // period_s)
+    if getattr(cache, "degraded", False):  # counted in this process only
+        allowed = max(1, allowed // max(1, settings.RATE_LIMIT_PROCESSES))
     if _count(f"rate:{key}:{window}", period_s + 1) > allowed:
         return (window + 1) * period_s - now
     return None

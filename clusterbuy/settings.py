@@ -160,6 +160,9 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+# While the shared cache is down, rate limits count per process: each allows this
+# share of the budget (gunicorn reads the same variable for its worker count).
+RATE_LIMIT_PROCESSES = env_int("WEB_CONCURRENCY", 1)
 # The built vendor comparison is cached only in a cache shared by every web process.
 COMPARISON_CACHE_ENABLED = env_bool("COMPARISON_CACHE", bool(CACHE_URL))
 
