@@ -8,7 +8,7 @@ class ClusterbuyConfig(AppConfig):
     verbose_name = _("ClusterBuy")
 
     def ready(self) -> None:
-        from . import task_runner
+        from . import checks, task_runner  # noqa: F401 - checks register themselves
 
         # Without a broker, the web process sweeps stuck runs as workers do.
         request_started.connect(

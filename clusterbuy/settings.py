@@ -145,19 +145,24 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# A shared cache (Redis) makes API rate limits and login lockouts hold across all web
-# processes; without CACHE_URL each process counts on its own (fine for one process).
+# A shared cache (Redis) makes API rate limits hold across all web processes; without
+# CACHE_URL each process counts on its own (fine for one process). Give it its own
+# Redis database or instance, never the broker's (docs/deployment.md, "Cache"): it
+# degrades when Redis is down (clusterbuy.cache) and its database may be cleared.
 CACHE_URL = env_str("CACHE_URL", "")
 CACHES = {
     "default": (
         {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "clusterbuy.cache.ResilientRedisCache",
             "LOCATION": CACHE_URL,
         }
         if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+# While the shared cache is down, rate limits count per process: each allows this
+# share of the budget (gunicorn reads the same variable for its worker count).
+RATE_LIMIT_PROCESSES = env_int("WEB_CONCURRENCY", 1)
 # The built vendor comparison is cached only in a cache shared by every web process.
 COMPARISON_CACHE_ENABLED = env_bool("COMPARISON_CACHE", bool(CACHE_URL))
 

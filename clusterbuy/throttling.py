@@ -9,6 +9,7 @@ deployments and tests can change them without re-importing DRF's classes.
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
+from . import rate_counter
 from .client_address import client_address
 
 
@@ -20,6 +21,25 @@ class ClientAddressThrottleMixin:
 
     def get_rate(self):
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+    def allow_request(self, request, view):
+        """One atomic count per request (`clusterbuy.rate_counter`), not DRF's
+        history list, which concurrent requests read and write back over each other."""
+        if self.rate is None:
+            return True
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True
+        self.wait_s = rate_counter.hit(
+            self.key,
+            allowed=self.num_requests,
+            period_s=self.duration,
+            now=self.timer(),
+        )
+        return self.wait_s is None
+
+    def wait(self):
+        return getattr(self, "wait_s", None)
 
 
 class AnonThrottle(ClientAddressThrottleMixin, AnonRateThrottle):

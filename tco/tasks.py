@@ -9,12 +9,13 @@ takes back the runs of dead workers.
 from __future__ import annotations
 
 import logging
+import random
 import threading
 
 from celery import shared_task
 from celery.schedules import crontab
 from celery.signals import worker_ready, worker_shutdown
-from django.db import DatabaseError, connections
+from django.db import DatabaseError, InterfaceError, OperationalError, connections
 
 from clusterbuy.celery import app
 
@@ -33,6 +34,24 @@ BUSY_RECHECKS_MAX = 20
 #: thread runner sleeps it (clusterbuy.task_runner.run_in_thread).
 RETRY_BACKOFF_S = 5
 RETRY_BACKOFF_MAX_S = 120
+#: The database (or the network to it) did not answer before the run was claimed:
+#: no attempt of the run's was spent, so the delivery keeps trying, every
+#: OUTAGE_RETRY_MAX_S at most, for OUTAGE_RETRIES_MAX tries (about a quarter of an
+#: hour), and the run starts within OUTAGE_RETRY_MAX_S of the database's return.
+#: Under the run policy above, three retries were spent within the first 35 s of an
+#: outage and the run waited for the sweep's 10-minute stale rule (issue 23: 10 min
+#: 21 s after a 20 s outage).
+OUTAGE_ERRORS = (OperationalError, InterfaceError, OSError)
+OUTAGE_RETRY_MAX_S = 15
+OUTAGE_RETRIES_MAX = 60
+
+
+def outage_countdown_s(retries: int) -> float:
+    """5, 10, 15, 15 … s, each between half and all of it (jitter spreads the workers'
+    reconnections)."""
+    return min(RETRY_BACKOFF_S * 2**retries, OUTAGE_RETRY_MAX_S) * random.uniform(
+        0.5, 1.0
+    )
 
 
 @shared_task(
@@ -40,7 +59,7 @@ RETRY_BACKOFF_MAX_S = 120
     name=services.RUN_TASK_NAME,
     acks_late=True,
     reject_on_worker_lost=True,
-    autoretry_for=(services.TransientRunError, DatabaseError, OSError),
+    autoretry_for=(services.TransientRunError, DatabaseError),
     retry_backoff=RETRY_BACKOFF_S,
     retry_backoff_max=RETRY_BACKOFF_MAX_S,
     retry_jitter=True,
@@ -57,6 +76,12 @@ def run_tco(self, run_id: int) -> None:
     """
     try:
         services.execute_tco_run(run_id=run_id)
+    except OUTAGE_ERRORS as exc:
+        raise self.retry(
+            exc=exc,
+            countdown=outage_countdown_s(self.request.retries),
+            max_retries=OUTAGE_RETRIES_MAX,
+        ) from None
     except services.RunBusy as busy:
         if self.request.is_eager:
             # In-process (thread or eager runner): the holder is another thread or

@@ -31,8 +31,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import random
-import shutil
 import signal
 import socket
 import subprocess
@@ -55,6 +53,7 @@ from tests.conftest import (
     wait_for,
 )
 from tests.factories import member
+from tests.proof.redis_support import PrivateRedis  # noqa: F401 - used by fixtures
 
 # A small, valid scenario: the engine fills every other input with its defaults.
 INPUTS = {
@@ -161,79 +160,6 @@ class FaultWorker(WorkerProcess):
     def pool_children(self) -> list[int]:
         """Pids of the prefork pool's child processes (none with the solo pool)."""
         return [child.pid for child in psutil.Process(self.proc.pid).children()]
-
-
-class PrivateRedis:
-    """A throw-away redis-server on a spare port that keeps nothing on restart."""
-
-    def __init__(self, workdir: Path):
-        self.workdir = workdir
-        self.port = self._spare_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.proc: subprocess.Popen | None = None
-
-    @staticmethod
-    def _spare_port() -> int:
-        for _ in range(50):
-            port = 6390 + random.randrange(2000)
-            with socket.socket() as s:
-                try:
-                    s.bind(("127.0.0.1", port))
-                except OSError:
-                    continue
-                return port
-        raise RuntimeError("no spare port for redis-server")
-
-    def client(self):
-        import redis
-
-        return redis.Redis.from_url(self.url, socket_timeout=5)
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [
-                shutil.which("redis-server") or "redis-server",
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(self.workdir),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-
-        def answers():
-            try:
-                return self.client().ping()
-            except Exception:  # noqa: BLE001 - still starting
-                return False
-
-        wait_for(answers, timeout_s=10)
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(timeout=10)
-
-    def restart(self) -> None:
-        self.stop()
-        self.start()
-
-
-@pytest.fixture
-def private_redis(tmp_path):
-    if not shutil.which("redis-server"):
-        missing_service("redis-server is needed for the broker fault tests")
-    server = PrivateRedis(tmp_path)
-    server.start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture
@@ -806,3 +732,65 @@ def test_a_viewer_cannot_trigger_the_unique_check(procurement, org, api_for):
         "/api/v1/procurements/", {"name": procurement.name}, format="json"
     )
     assert response.status_code == 403
+
+
+# --- the database unreachable while a run waits in the queue ------------------------
+
+
+@pytest.mark.services
+def test_a_run_queued_during_a_database_outage_starts_within_a_minute_of_its_return(
+    procurement, manager, database_url, private_redis, workers, tmp_path
+):
+    """The probe's fault: PostgreSQL unreachable for 20 s while a queued run is
+    delivered. The worker reaches the database through a proxy that is cut for 20 s
+    (the server itself keeps running for the rest of the suite); the run must start
+    within a minute of the database's return (it started 10 min 21 s later)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    from tco import services, tasks
+    from tco.models import RunStatus, TcoRun
+    from tests.proof.tcp_proxy import TcpProxy
+
+    parts = urlsplit(database_url)
+    proxy = TcpProxy((parts.hostname or "127.0.0.1", parts.port or 5432))
+    proxy.start()
+    userinfo = parts.netloc.rpartition("@")[0]
+    netloc = (
+        f"{userinfo}@127.0.0.1:{proxy.port}" if userinfo else f"127.0.0.1:{proxy.port}"
+    )
+    proxied = urlunsplit(parts._replace(netloc=netloc))
+    queue = f"cb-fault-{uuid.uuid4().hex[:8]}"
+    worker = start_worker(
+        workers, proxied, private_redis.url, queue, "db", tmp_path,
+        CB_FAULT_SWEEP_INTERVAL_S=300,  # only the task's own retries may bring it back
+    )  # fmt: skip
+    scenario = new_scenario(procurement, manager)
+    try:
+        proxy.cut()
+        cut_at = time.monotonic()
+        with pytest.raises(OSError):  # the database is out of the worker's reach
+            socket.create_connection(("127.0.0.1", proxy.port), timeout=1).close()
+        with tasks_sent_to(private_redis.url, queue):
+            run = services.request_tco_run(scenario=scenario, user=manager)
+        time.sleep(max(0.0, 20 - (time.monotonic() - cut_at)))
+        assert TcoRun.objects.get(pk=run.pk).status == RunStatus.QUEUED
+        proxy.start()
+        back_at = time.monotonic()
+        wait_for(
+            lambda: TcoRun.objects.get(pk=run.pk).status != RunStatus.QUEUED,
+            timeout_s=60,
+            interval_s=0.2,
+        )
+        started_s = time.monotonic() - back_at
+        wait_for(
+            lambda: TcoRun.objects.get(pk=run.pk).status == RunStatus.SUCCEEDED,
+            timeout_s=90,
+            interval_s=0.3,
+        )
+        done = TcoRun.objects.get(pk=run.pk)
+        assert done.attempts == 1  # the outage spent none of the run's attempts
+        assert started_s <= tasks.OUTAGE_RETRY_MAX_S + 5
+        print(f"database cut 20 s: run started {started_s:.1f} s after its return")
+    finally:
+        proxy.cut()
+        worker.stop()

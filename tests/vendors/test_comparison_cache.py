@@ -47,7 +47,7 @@ def test_a_bid_change_invalidates_the_cached_comparison(
     bid = make_bid(procurement, make_vendor(org, "Old Name Ltd"))
     client = client_for(buyer)
     assert "Old Name Ltd" in _get(client, procurement)
-    version = caching.comparison_version()
+    version = caching.comparison_version(procurement.pk)
     bids.add_line_item(
         bid=bid,
         user=buyer,
@@ -57,7 +57,7 @@ def test_a_bid_change_invalidates_the_cached_comparison(
         unit_price=Decimal("123456789"),
         recurring=False,
     )
-    assert caching.comparison_version() != version
+    assert caching.comparison_version(procurement.pk) != version
     total = comparison.build_comparison(procurement=procurement, user=buyer)
     shown = f"{total.columns[0].quoted_total:,.0f}"  # includes the new 123,456,789
     assert int(shown.replace(",", "")) > 123_456_789
@@ -120,7 +120,9 @@ def test_export_from_a_cached_entry_equals_the_fresh_one(
         response = client.get(url)
         assert response.status_code == 200
         book = load_workbook(BytesIO(response.content))
-        return [[c.value for c in row] for ws in book for row in ws.iter_rows()]
+        rows = [[c.value for c in row] for ws in book for row in ws.iter_rows()]
+        # the export's own clock: two renders a second apart differ only there
+        return [row for row in rows if row[0] not in ("Exported at", "导出时间")]
 
     fresh = cells()  # nothing cached: built, groups in hand
     key = comparison.export_cache_key(procurement=procurement, user=buyer, fmt="xlsx")
@@ -128,3 +130,69 @@ def test_export_from_a_cached_entry_equals_the_fresh_one(
     again = cells()
     assert again == fresh
     assert any("Promise Corp" in str(v) for row in again for v in row)
+
+
+def test_a_write_to_one_procurement_leaves_anothers_cached_comparison_alone(
+    buyer, org, procurement
+):
+    """The stamp is per procurement (issue 23: any write anywhere invalidated every
+    comparison): a line item on A changes A's stamp only; the catalogue, read by all,
+    changes the global one."""
+    from clusterbuy.models import Procurement
+    from sizing.models import Accelerator
+
+    other = Procurement.objects.create(organisation=org, name="B")
+    bid = make_bid(procurement, make_vendor(org, "A Systems"))
+    mine, theirs, shared = (
+        caching.comparison_version(procurement.pk),
+        caching.comparison_version(other.pk),
+        caching.comparison_version(),
+    )
+    bids.add_line_item(
+        bid=bid,
+        user=buyer,
+        category="network",
+        description="Spine switch",
+        quantity=Decimal(2),
+        unit_price=Decimal("100000"),
+        recurring=False,
+    )
+    assert caching.comparison_version(procurement.pk) != mine
+    assert caching.comparison_version(other.pk) == theirs
+    assert caching.comparison_version() == shared
+    line = bid.line_items.first()
+    line.quantity = Decimal(3)
+    line.save()  # a signal, two foreign keys from its procurement
+    assert caching.comparison_version(other.pk) == theirs
+    accelerator = Accelerator.objects.first()
+    if accelerator is not None:
+        accelerator.save()
+        assert caching.comparison_version() != shared
+
+
+def test_a_sealed_submission_changes_no_stamp(procurement, org):
+    """The comparison does not read sealed submissions: a vendor's upload before the
+    opening must not change the buyer's comparison (or its export)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tests.vendors.rfp_support import submit
+    from vendors.models import Invitation, RfpSettings, Vendor
+
+    deadline = timezone.now() + timedelta(days=1)
+    RfpSettings.objects.create(procurement=procurement, deadline=deadline)
+    invitation = Invitation.objects.create(
+        procurement=procurement,
+        vendor=Vendor.objects.create(organisation=org, name="Sealed Ltd"),
+        email="bids@sealed.example",
+        expires_at=deadline + timedelta(days=30),
+    )
+    mine, shared = (
+        caching.comparison_version(procurement.pk),
+        caching.comparison_version(),
+    )
+    submit(invitation, version=1, text="Our offer.", gpu_count=32, price="1000000",
+           at=timezone.now(), workbook=True)  # fmt: skip
+    assert caching.comparison_version(procurement.pk) == mine
+    assert caching.comparison_version() == shared

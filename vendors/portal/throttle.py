@@ -4,8 +4,8 @@
 No account stands behind a portal request, so the buyer-side per-user budgets do not
 apply; a link shared too widely, or a client trying many links, is slowed here. Rates
 (`settings.PORTAL_THROTTLE_RATES`, "N/sec|min|hour|day") are read per request, so
-tests and deployments can change them; counts live in the default cache (shared
-across processes when CACHE_URL is set).
+tests and deployments can change them; counts are `clusterbuy.rate_counter`'s (in the
+default cache, shared across processes when CACHE_URL is set).
 """
 
 from __future__ import annotations
@@ -14,41 +14,21 @@ import hashlib
 import time
 
 from django.conf import settings
-from django.core.cache import cache
 
+from clusterbuy import rate_counter
 from clusterbuy.client_address import client_address
-
-_PERIODS_S = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-
-
-def _rate(scope: str) -> tuple[int, int] | None:
-    text = (settings.PORTAL_THROTTLE_RATES or {}).get(scope)
-    if not text:
-        return None
-    count, _slash, period = str(text).partition("/")
-    return int(count), _PERIODS_S[period.strip()[:1].lower()]
 
 
 def _hit(scope: str, ident: str, now: float) -> float | None:
     """Count one request; the seconds to wait when over the budget, else None."""
-    rate = _rate(scope)
+    rate = rate_counter.parse_rate((settings.PORTAL_THROTTLE_RATES or {}).get(scope))
     if rate is None:
         return None
     allowed, period_s = rate
-    window = int(now // period_s)
     digest = hashlib.sha256(ident.encode()).hexdigest()[:32]
-    key = f"portal-throttle:{scope}:{digest}:{window}"
-    if cache.add(key, 1, timeout=period_s + 1):
-        count = 1
-    else:
-        try:
-            count = cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.add(key, 1, timeout=period_s + 1)
-            count = 1
-    if count > allowed:
-        return (window + 1) * period_s - now
-    return None
+    return rate_counter.hit(
+        f"portal-throttle:{scope}:{digest}", allowed=allowed, period_s=period_s, now=now
+    )
 
 
 def portal_wait_s(request, token: str) -> float | None:

@@ -88,7 +88,7 @@ def _write_line_items(bid: Bid, items: Iterable[dict]) -> list[BidLineItem]:
         for index, item in enumerate(items)
     ]
     created = BidLineItem.objects.bulk_create(rows)
-    bump_comparison_version()
+    bump_comparison_version(bid.procurement_id)
     return created
 
 
@@ -323,7 +323,7 @@ def import_line_items(
     ]
     _check_imported(rows, items)
     created = BidLineItem.objects.bulk_create(items)
-    bump_comparison_version()
+    bump_comparison_version(bid.procurement_id)
     after = _describe_items(created)
     _audit_line_items(
         bid=bid, user=user, target=f"imported: {filename}", old=before, new=after
