@@ -1,9 +1,7 @@
 """The TCO report: one context for the results page and the PDF, and the PDF itself.
 
-The PDF is HTML (templates/tco/report.html) rendered by WeasyPrint in the run's
-language. Chinese comes from the GB2312 subset of Noto Sans SC shipped in
-static/fonts, loaded with @font-face from a file:// URL: a system CJK collection
-would cost ~5 s a render instead of ~1 s (shared/reference/pdf-rendering.md).
+The PDF is HTML (templates/tco/report.html) rendered in the run's language by the
+app's one renderer (clusterbuy.pdf: the Noto Sans SC subset, the base stylesheet).
 Charts are the engine's hand-written SVGs (tco.engine.charts, < 1 ms each), rendered
 once per analysis and language (``chart_svgs`` keeps them in the cache under a digest
 of the data they draw) and shared by the results page (inline) and the PDF (as
@@ -14,18 +12,15 @@ labels are searchable text in the PDF). Profile and figures: benchmarks/bench_tc
 from __future__ import annotations
 
 import base64
-import gc
 import hashlib
 import json
-import threading
-from contextlib import contextmanager
-from pathlib import Path
 
-from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+
+from clusterbuy.pdf import render_pdf
 
 from .engine import (
     CLOUD_OPTIONS,
@@ -46,8 +41,6 @@ from .labels import (
     money,
 )
 from .models import TcoRun
-
-FONT_DIR = Path(settings.BASE_DIR) / "static" / "fonts"
 
 
 def category_label(category: str, lang: str) -> str:
@@ -261,20 +254,6 @@ def report_context(*, run: TcoRun, analysis: dict, lang: str) -> dict:
 
 # --- PDF ----------------------------------------------------------------------------
 
-_font_config_lock = threading.Lock()
-_font_config = None
-
-
-def _font_configuration():
-    """One FontConfiguration per process: WeasyPrint caches fonts it has loaded."""
-    global _font_config
-    with _font_config_lock:
-        if _font_config is None:
-            from weasyprint.text.fonts import FontConfiguration
-
-            _font_config = FontConfiguration()
-        return _font_config
-
 
 def _data_uri(svg: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
@@ -288,49 +267,10 @@ def render_report_html(*, run: TcoRun, analysis: dict) -> str:
             # As images: WeasyPrint parses each chart on its own (~15 % less work
             # than cascading the page's CSS over inline SVG nodes).
             charts={k: _data_uri(v) for k, v in chart_svgs(analysis, lang).items()},
-            font_dir_url=FONT_DIR.as_uri(),
             generated_at=timezone.localtime(),
             lang=lang,
         )
         return render_to_string("tco/report.html", context)
-
-
-_gc_lock = threading.Lock()
-_gc_pause = {"depth": 0, "was_enabled": True}
-
-
-@contextmanager
-def _cyclic_gc_paused():
-    """No cyclic garbage collection while WeasyPrint builds a document.
-
-    A render allocates hundreds of thousands of small objects, which sets off full
-    collections that walk the whole heap of a long-lived worker (Django, numpy,
-    WeasyPrint's caches): ~25 % of the render's CPU time (benchmarks/bench_tco_pdf.py).
-    The document's own objects are freed by reference counting, or by the first
-    collection after the pause. The pause is process-wide: concurrent renders share it.
-    """
-    with _gc_lock:
-        if _gc_pause["depth"] == 0:
-            _gc_pause["was_enabled"] = gc.isenabled()
-            gc.disable()
-        _gc_pause["depth"] += 1
-    try:
-        yield
-    finally:
-        with _gc_lock:
-            _gc_pause["depth"] -= 1
-            if _gc_pause["depth"] == 0 and _gc_pause["was_enabled"]:
-                gc.enable()
-
-
-def render_pdf(html: str) -> bytes:
-    """Any HTML of the app as PDF: fonts from static/fonts, one font configuration
-    per process, no cyclic GC during the render (the benchmark's floor uses this too)."""
-    from weasyprint import HTML
-
-    with _cyclic_gc_paused():
-        document = HTML(string=html, base_url=str(FONT_DIR))
-        return document.write_pdf(font_config=_font_configuration())
 
 
 def build_tco_report(*, run: TcoRun, analysis: dict) -> bytes:

@@ -4,8 +4,8 @@
 totals, flags, compliance, scores and ranks; the weights; the requirement and the
 plan) into plain JSON, with both languages of every sentence the pure modules write,
 so that the memo reads the same whatever happens to the bids afterwards.
-`decision_memo_pdf` renders the memo (WeasyPrint, in the request's language, Chinese
-from the Noto Sans SC subset the other PDFs use) from that snapshot only.
+`decision_memo_pdf` renders the memo (in the request's language, through the one PDF
+renderer, clusterbuy.pdf) from that snapshot only.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from clusterbuy.models import DeploymentSite
+from clusterbuy.pdf import render_pdf
 from sizing.models import Workload, WorkloadKind
 
 from ..comparison import Comparison, pitfall_label, status_label
-from ..comparison.documents import font_url
 from ..comparison.labels import (
     category_label,
     compliance_label,
@@ -333,7 +333,6 @@ def memo_context(decision: Decision, *, redact=lambda text: text) -> dict:
         "decided_by": snap.get("decided_by", ""),
         "decided_at": snap.get("decided_at", ""),
         "lang": "zh-Hans" if zh else "en",
-        "font_url": font_url(),
     }
 
 
@@ -372,12 +371,10 @@ def _plan(plan: dict | None) -> dict | None:
 
 def decision_memo_pdf(decision: Decision, *, redact=lambda text: text) -> bytes:
     """The decision memo as a PDF, in the active language."""
-    from weasyprint import HTML
-
     html = render_to_string(
         "vendors/decision_memo.html", memo_context(decision, redact=redact)
     )
-    return HTML(string=html, base_url="/").write_pdf()
+    return render_pdf(html)
 
 
 def memo_filename(decision: Decision) -> str:
