@@ -20,6 +20,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from clusterbuy.engine.numbers import money
 from clusterbuy.pdf import render_pdf
 
 from .engine import (
@@ -38,7 +39,6 @@ from .labels import (
     INPUT_LABELS,
     OPTION_LABELS,
     format_input,
-    money,
 )
 from .models import TcoRun
 
