@@ -20,8 +20,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from clusterbuy.engine.numbers import money
+from clusterbuy.engine.numbers import money, number
 from clusterbuy.pdf import render_pdf
+from sizing.names import accelerator_name
 
 from .engine import (
     CLOUD_OPTIONS,
@@ -218,6 +219,18 @@ def _summary(result: dict, simulation: dict) -> dict:
     }
 
 
+def _sizing_shown(plan: dict | None) -> dict:
+    """The plan snapshot's figures as shown: the accelerator by its catalogue name,
+    storage to a tenth of a TB (a 3.5 TB store is not "4")."""
+    plan = plan or {}
+    return {
+        "accelerator": plan.get("accelerator_name")
+        or accelerator_name(plan.get("accelerator")),
+        "storage_tb": number(plan.get("storage_tb"), 1),
+        "it_power_kw": number(plan.get("it_power_kw"), 1),
+    }
+
+
 def report_context(*, run: TcoRun, analysis: dict, lang: str) -> dict:
     """Everything both the results page and the PDF display, formatted.
 
@@ -247,6 +260,7 @@ def report_context(*, run: TcoRun, analysis: dict, lang: str) -> dict:
         "hidden_warnings": sum(1 for h in hidden if h["status"] == "warning"),
         "sensitivity": _sensitivity(analysis["sensitivity"], lang),
         "sizing": run.sizing_plan,
+        "sizing_shown": _sizing_shown(run.sizing_plan),
         "conventions": _conventions(analysis, lang),
         "engine_version": analysis["engine_version"],
     }
