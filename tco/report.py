@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 
 from django.core.cache import cache
 from django.template.loader import render_to_string
@@ -87,7 +88,31 @@ def chart_svgs(analysis: dict, lang: str) -> dict[str, str]:
 def _conventions(analysis: dict, lang: str) -> list[str]:
     """The run's conventions in ``lang``; a run of another engine keeps its own text."""
     stored = analysis["conventions"]
-    return conventions(lang) if stored == CONVENTIONS else stored
+    texts = conventions(lang) if stored == CONVENTIONS else stored
+    return [name_keys(text) for text in texts]
+
+
+def name_keys(text: str) -> str:
+    """``text`` with each input or category key it cites by its shown name, in the
+    active language ("按 fx_usd_cny 折算" -> "按 “汇率（人民币/美元）” 折算")."""
+    text = _KEY.sub(_named_key, text)
+    return text.replace("^year", "^" + _("year"))
+
+
+#: An input or category key inside a convention: snake_case ("fx_usd_cny"), or one of
+#: the one-word keys the conventions cite (words like "other" stay prose).
+_KEY = re.compile(
+    r"(?<![\w.])(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|network|storage|pue|utilization)"
+    r"(?![\w])"
+)
+
+
+def _named_key(match: re.Match) -> str:
+    """The engine writes its conventions with input and category keys; a reader gets
+    each by the name the assumptions table gives it (a key it does not name stays)."""
+    key = match.group()
+    label = INPUT_LABELS.get(key) or CAPEX_LABELS.get(key)
+    return f"“{label}”" if label is not None else key
 
 
 def _assumptions(inputs: dict, lang: str) -> list[dict]:
@@ -219,6 +244,34 @@ def _summary(result: dict, simulation: dict) -> dict:
     }
 
 
+#: The cost categories the methodology's formulas add up, named as the charts name them.
+FORMULA_CATEGORIES = (
+    "energy",
+    "colocation",
+    "support",
+    "software",
+    "staff",
+    "failures",
+    "residual",
+)
+
+
+def _formula_terms(lang: str) -> dict[str, str]:
+    """The methodology's formulas in the report's language: each term by the name
+    the charts and the cost table give it, not by the engine's key."""
+    terms = {c: category_label(c, lang) for c in FORMULA_CATEGORIES}
+    terms["capex"] = _("Capital expenditure")
+    terms["opex"] = _("Operating cost")
+    for term, name in (
+        ("gpus", "gpu_count"),
+        ("load", "load_factor"),
+        ("price", "electricity_price_per_kwh"),
+        ("utilization", "utilization"),
+    ):
+        terms[term] = str(INPUT_LABELS[name])
+    return terms
+
+
 def _sizing_shown(plan: dict | None) -> dict:
     """The plan snapshot's figures as shown: the accelerator by its catalogue name,
     storage to a tenth of a TB (a 3.5 TB store is not "4")."""
@@ -261,6 +314,7 @@ def report_context(*, run: TcoRun, analysis: dict, lang: str) -> dict:
         "sensitivity": _sensitivity(analysis["sensitivity"], lang),
         "sizing": run.sizing_plan,
         "sizing_shown": _sizing_shown(run.sizing_plan),
+        "formula_terms": _formula_terms(lang),
         "conventions": _conventions(analysis, lang),
         "engine_version": analysis["engine_version"],
     }

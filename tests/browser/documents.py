@@ -10,6 +10,24 @@ import subprocess
 
 #: The links the crawler follows to a generated document.
 DOCUMENT = re.compile(r"\.(pdf|docx|xlsx)$")
+_CJK = "\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff01-\uff5e"
+#: A line break a layout put inside a run of Chinese ("继续预训\n练"): no space there.
+_CJK_BREAK = re.compile(f"(?<=[{_CJK}])\\s*\\n\\s*(?=[{_CJK}])")
+#: A Latin-script run of a citation, as the ``citation`` filter marks it lang="en".
+LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z0-9 .,:'’&/+()-]*[A-Za-z0-9)]|[A-Za-z]")
+
+
+def normalised(text: str) -> str:
+    """A document's text with the line breaks of its layout undone, so a user's
+    string or a name wrapped over two lines is found as it was typed."""
+    return " ".join(_CJK_BREAK.sub("", text).split())
+
+
+def bilingual_legend(rows: list[tuple]) -> bool:
+    """A workbook's code legend (columns "Code", "中文", "English"): the codes a
+    supplier types and each code's name in both languages, by design."""
+    header = {str(v).strip() for v in (rows[0] if rows else ()) if v is not None}
+    return {"中文", "English"} <= header
 
 
 def pdf_text(data: bytes) -> str:
@@ -35,8 +53,11 @@ def xlsx_text(data: bytes) -> str:
     workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
     parts = []
     for sheet in workbook.worksheets:
+        rows = list(sheet.iter_rows(values_only=True))
+        if bilingual_legend(rows):
+            continue
         parts.append(sheet.title)
-        for row in sheet.iter_rows(values_only=True):
+        for row in rows:
             parts += [str(v) for v in row if isinstance(v, str)]
     return "\n".join(parts)
 
@@ -44,4 +65,5 @@ def xlsx_text(data: bytes) -> str:
 def document_text(path: str, data: bytes) -> str:
     """The text of the document at ``path`` (its suffix says the format)."""
     suffix = DOCUMENT.search(path).group(1)
-    return {"pdf": pdf_text, "docx": docx_text, "xlsx": xlsx_text}[suffix](data)
+    text = {"pdf": pdf_text, "docx": docx_text, "xlsx": xlsx_text}[suffix](data)
+    return normalised(text)

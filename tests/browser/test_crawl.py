@@ -27,7 +27,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.documents import DOCUMENT, document_text
+from tests.browser.documents import DOCUMENT, LATIN_RUN, document_text, normalised
 from tests.browser.test_journeys import (
     NOT_TRANSLATED,
     VISIBLE_UI_TEXT,
@@ -73,6 +73,7 @@ WIDTH_PROBE = """() => ({
 })"""
 LINKS = """() => [...document.querySelectorAll("a[href]:not([download])")]
   .map(a => a.href)"""
+DOCUMENT_LANGUAGE = re.compile(r"-(zh-hans|en)\.(?:pdf|docx|xlsx)", re.I)
 ALL_LINKS = """() => [...document.querySelectorAll("a[href]")].map(a => a.href)"""
 SETTLED = "() => !document.querySelector('.htmx-request')"
 
@@ -183,8 +184,16 @@ def _check_documents(page, role, language, findings, ctx, seen) -> None:
             findings.add(role, language, "console", href, f"unreadable: {exc!r}")
             continue
         findings.documents[role, language].append(link.path)
-        text = _strip_all(text, ctx["data"])
-        _check_text(text, role, language, link.path, findings, ctx)
+        # A stored document keeps the language it was made in (a TCO run's PDF is in
+        # the run's language, named tco-<id>-<lang>.pdf): check it in that one.
+        named = DOCUMENT_LANGUAGE.search(
+            response.headers.get("content-disposition", "")
+        )
+        in_language = named.group(1) if named else language
+        # A page marks a citation's Latin names lang="en"; a document's text has no
+        # such marks, so the names of the cited sources are taken out as data.
+        text = _strip_all(text, ctx["document_data"], ctx["citations"])
+        _check_text(text, role, in_language, link.path, findings, ctx)
 
 
 def _crawl(page: Page, role, language, findings, ctx) -> None:
@@ -236,7 +245,28 @@ def _context_data() -> dict:
     han_data += sorted(
         {w for v in han_data for w in v.split() if HAN.search(w)}, key=len, reverse=True
     )
-    return {"patterns": patterns, "data": data, "han_data": han_data}
+    return {
+        "patterns": patterns,
+        "data": data,
+        "han_data": han_data,
+        # Documents: user data as its layout may space it, and the cited sources.
+        "document_data": sorted({normalised(v) for v in data}, key=len, reverse=True),
+        "citations": _citation_names(),
+    }
+
+
+def _citation_names() -> list[str]:
+    """The Latin-script names in the TCO defaults' sources ("China Briefing 2024",
+    "Epoch AI"), in both languages: proper names a document cites as they are."""
+    from tco.engine import DEFAULTS, default_source
+
+    names = {
+        m.group().strip()
+        for name in DEFAULTS
+        for lang in LANGUAGES
+        for m in LATIN_RUN.finditer(default_source(name, lang) or "")
+    }
+    return sorted((n for n in names if len(n) > 1), key=len, reverse=True)
 
 
 def _capex_descriptions() -> set[str]:

@@ -27,3 +27,25 @@ def test_the_plan_is_shown_by_names_and_unrounded_figures():
 def test_a_snapshot_with_its_name_keeps_it():
     shown = _sizing_shown({"accelerator": "x", "accelerator_name": "Named"})
     assert shown["accelerator"] == "Named" and shown["storage_tb"] == "—"
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_the_methodology_names_inputs_and_categories_not_keys(lang):
+    import re
+
+    from django.utils import translation
+
+    from tco.engine import CONVENTIONS
+    from tco.report import _conventions, _formula_terms
+
+    with translation.override(lang):
+        texts = _conventions({"conventions": CONVENTIONS}, lang)
+        terms = _formula_terms(lang)
+    joined = " ".join(texts)
+    for key in ("fx_usd_cny", "discount_rate", "gpu_servers", "it_power_kw"):
+        assert key not in joined, key
+    assert not re.search(r"\b[a-z]+_[a-z_]+\b", joined), joined
+    assert not {"energy", "staff", "failures", "residual"} & set(terms.values())
+    if lang == "zh-hans":
+        assert "“汇率（人民币/美元）”" in joined
+        assert terms["capex"] == "资本支出"
