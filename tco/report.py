@@ -29,6 +29,7 @@ from .engine import (
     CLOUD_OPTIONS,
     CONVENTIONS,
     COST_CATEGORIES,
+    OPEX_CATEGORIES,
     conventions,
     default_reason,
     default_source,
@@ -245,15 +246,7 @@ def _summary(result: dict, simulation: dict) -> dict:
 
 
 #: The cost categories the methodology's formulas add up, named as the charts name them.
-FORMULA_CATEGORIES = (
-    "energy",
-    "colocation",
-    "support",
-    "software",
-    "staff",
-    "failures",
-    "residual",
-)
+FORMULA_CATEGORIES = (*OPEX_CATEGORIES, "residual")
 
 
 def _formula_terms(lang: str) -> dict[str, str]:
