@@ -23,16 +23,19 @@ def normalised(text: str) -> str:
     return " ".join(_CJK_BREAK.sub("", text).split())
 
 
-def bilingual_legend(rows: list[tuple]) -> bool:
-    """A workbook's code legend (columns "Code", "中文", "English"): the codes a
-    supplier types and each code's name in both languages, by design."""
-    header = {str(v).strip() for v in (rows[0] if rows else ()) if v is not None}
-    return {"中文", "English"} <= header
+def _legend_header(row: tuple) -> bool:
+    """The header of a workbook's code legend ("Column", "Code", "中文", "English"):
+    the codes a supplier may type and each code's name in both languages, by design."""
+    return {"中文", "English"} <= {str(v).strip() for v in row if v is not None}
 
 
 def pdf_text(data: bytes) -> str:
     return subprocess.run(
-        ["pdftotext", "-", "-"], input=data, capture_output=True, check=True
+        # -raw: in content order, so a table cell's wrapped lines stay together.
+        ["pdftotext", "-raw", "-", "-"],
+        input=data,
+        capture_output=True,
+        check=True,
     ).stdout.decode("utf-8", "replace")
 
 
@@ -53,12 +56,16 @@ def xlsx_text(data: bytes) -> str:
     workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
     parts = []
     for sheet in workbook.worksheets:
-        rows = list(sheet.iter_rows(values_only=True))
-        if bilingual_legend(rows):
-            continue
         parts.append(sheet.title)
-        for row in rows:
-            parts += [str(v) for v in row if isinstance(v, str)]
+        in_legend = False
+        for row in sheet.iter_rows(values_only=True):
+            cells = [str(v) for v in row if isinstance(v, str) and v.strip()]
+            if _legend_header(row):
+                in_legend = True  # to the next empty row
+            elif not cells:
+                in_legend = False
+            elif not in_legend:
+                parts += cells
     return "\n".join(parts)
 
 
