@@ -73,11 +73,11 @@ def _pdf_floor_ms(pages: int) -> float:
     through the app's PDF pipeline (`floors.floor_html`, as the TCO PDF's floor)."""
     from floors import floor_html
 
-    from tco import report
+    from clusterbuy.pdf import render_pdf
 
     html = floor_html(pages)
-    report.render_pdf(html)  # warm-up
-    return _median_ms(lambda: report.render_pdf(html), 3)
+    render_pdf(html)  # warm-up
+    return _median_ms(lambda: render_pdf(html), 3)
 
 
 def _figures() -> list[tuple[str, float, str]]:

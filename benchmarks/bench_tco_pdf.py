@@ -6,7 +6,7 @@ best of a few renders after a warm-up (what a long-lived worker pays per run), w
 the report's charts rendered afresh every time (their cache entry is dropped).
 
 The floor (benchmarks/floors.py) is WeasyPrint rendering a plain table of the same
-page count in the same font through the same pipeline (``tco.report.render_pdf``);
+page count in the same font through the same pipeline (``clusterbuy.pdf.render_pdf``);
 report and floor renders alternate, so a busy machine slows both alike. Wall and CPU
 (time.process_time) figures and ratios are printed; CPU is the steadier one when other
 processes share the machine.
@@ -31,6 +31,7 @@ from django.core.cache import cache  # noqa: E402
 from floors import floor_html, page_count, timed  # noqa: E402
 
 from clusterbuy.models import Organisation, Procurement  # noqa: E402
+from clusterbuy.pdf import render_pdf  # noqa: E402
 from tco import report  # noqa: E402
 from tco.engine import full_analysis, inputs_from_dict  # noqa: E402
 from tco.models import TcoRun, TcoScenario  # noqa: E402
@@ -60,12 +61,12 @@ def _measure(lang: str, analysis: dict) -> list[tuple[str, float, str]]:
     pages = page_count(report.render_report_html(run=run, analysis=analysis))
     floor = floor_html(pages)
     pdf = render_report()  # warm-up (fonts, caches)
-    report.render_pdf(floor)
+    render_pdf(floor)
     wall, cpu = {"report": [], "floor": []}, {"report": [], "floor": []}
     for _ in range(ROUNDS):  # alternate, so load hits both alike
         for name, fn in (
             ("report", render_report),
-            ("floor", lambda: report.render_pdf(floor)),
+            ("floor", lambda: render_pdf(floor)),
         ):
             w, c = timed(fn)
             wall[name].append(w)

@@ -3,7 +3,7 @@
 - ``pdf_floor_html``: a plain table filling exactly ``pages`` A4 pages, in the
   report's font (the Noto Sans SC subset, via the same @font-face) and size: what
   WeasyPrint needs for that many pages of text, with no charts and no report logic.
-  It goes through ``tco.report.render_pdf``, the report's own pipeline.
+  It goes through ``clusterbuy.pdf.render_pdf``, the pipeline of every PDF.
 - ``numpy_monte_carlo_floor``: the array work of a 10,000-draw Monte Carlo written as
   straight numpy: triangular draws of 11 parameters, a (draws x months) opex matrix,
   its cumulative sum, break-even against three cloud options, percentiles, histogram.
@@ -72,20 +72,17 @@ def pdf_floor_html(
 
 
 def page_count(html: str) -> int:
-    """Pages of ``html`` rendered as the app renders its PDFs (``tco.report``)."""
-    from weasyprint import HTML
+    """Pages of ``html`` rendered as the app renders its PDFs (``clusterbuy.pdf``)."""
+    from clusterbuy.pdf import render_document
 
-    from tco import report
-
-    document = HTML(string=html, base_url=str(report.FONT_DIR))
-    return len(document.render(font_config=report._font_configuration()).pages)
+    return len(render_document(html).pages)
 
 
 def floor_html(pages: int) -> str:
     """The plain table of ``pages`` full pages (rows per page checked on one page)."""
-    from tco import report
+    from clusterbuy.pdf import FONT_DIR
 
-    font_dir = report.FONT_DIR.as_uri()
+    font_dir = FONT_DIR.as_uri()
     rows = ROWS_PER_PAGE
     while page_count(pdf_floor_html(1, font_dir, rows + 1)) == 1:
         rows += 1

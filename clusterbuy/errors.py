@@ -10,7 +10,9 @@ an API 400 under the field path) and `error_sentence` (the label first, where th
 message stands away from its field). An exception without a translator keeps its own
 message: a service that already wrote it with gettext.
 
-`figure` writes the numbers of those messages: grouped in threes with a comma (in
+`range_sentence` is the one wording of an allowed range ("a whole number from 1 to
+1,000,000"), for the sizing and the TCO inputs alike. `figure`
+(clusterbuy.engine.numbers, re-exported here) writes the numbers of those messages: grouped in threes with a comma (in
 Chinese too: 1,000,000, the way GB/T 15835 and the pages write long numbers), never
 in scientific notation, at most ``digits`` decimals with trailing zeros dropped.
 """
@@ -19,11 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+
+from .engine.numbers import figure  # noqa: F401  (its home moved; callers in flight)
 
 
 @dataclass(frozen=True)
@@ -81,23 +84,27 @@ def error_sentence(exc: BaseException, field: str | None = None) -> str:
     return _("%(label)s: %(message)s") % {"label": label, "message": message}
 
 
-def figure(value: Any, digits: int = 3) -> str:
-    """A number for a sentence: 1,000,000 and 0.1, never 1e+06."""
-    if value is None:
-        return ""
-    if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
-        return str(value)
-    try:
-        number = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
-        if not number.is_finite():
-            return str(value)
-        number = number.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
-    except InvalidOperation:
-        return str(value)
-    text = f"{number:,f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
+def range_sentence(
+    *, low: Any, high: Any, whole: bool = False, above: bool = False
+) -> str:
+    """The values an input accepts, in words and in the active language: "a whole
+    number from 1 to 1,000,000", "a number above 0 and at most 8", "a number of at
+    least 0". ``low`` None: any number; ``high`` None: no upper bound; ``above``: the
+    low bound itself is refused."""
+    values = {"low": figure(low), "high": figure(high)}
+    if low is None:
+        return _("a number")
+    if whole:
+        if high is None:
+            return _("a whole number of at least %(low)s") % values
+        return _("a whole number from %(low)s to %(high)s") % values
+    if high is None:
+        if above:
+            return _("a number above %(low)s") % values
+        return _("a number of at least %(low)s") % values
+    if above:
+        return _("a number above %(low)s and at most %(high)s") % values
+    return _("a number from %(low)s to %(high)s") % values
 
 
 def active_language() -> str:

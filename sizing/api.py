@@ -21,6 +21,7 @@ from clusterbuy.ids import KEY_PATTERN
 from clusterbuy.permissions import capability_for_writes
 
 from . import services
+from .messages import labelled_result
 from .models import Accelerator, ModelPreset, Requirement, SizingPlan, Workload
 
 # ------------------------------------------------------------------------ catalogue
@@ -105,6 +106,9 @@ class BottleneckSerializer(serializers.Serializer):
 
 class ExplanationSerializer(serializers.Serializer):
     quantity = serializers.CharField()
+    label = serializers.CharField(
+        help_text="The quantity's name in the requested language (Accept-Language)"
+    )
     value = serializers.JSONField()
     unit = serializers.CharField()
     formula = serializers.CharField()
@@ -149,7 +153,7 @@ class EstimateView(APIView):
         data = EstimateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         body = {k: v for k, v in data.validated_data.items() if v is not None}
-        return Response(services.estimate_from_body(body))
+        return Response(labelled_result(services.estimate_from_body(body)))
 
 
 # ------------------------------------------------------------- procurement workloads
@@ -343,6 +347,11 @@ class SizingPlanListSerializer(serializers.ModelSerializer):
 
 
 class SizingPlanSerializer(SizingPlanListSerializer):
+    result = serializers.SerializerMethodField()
+
+    def get_result(self, plan) -> dict:
+        return labelled_result(plan.result)
+
     class Meta(SizingPlanListSerializer.Meta):
         fields = [
             *SizingPlanListSerializer.Meta.fields,

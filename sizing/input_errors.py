@@ -14,7 +14,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from clusterbuy.errors import figure
+from clusterbuy.engine.numbers import figure
+from clusterbuy.errors import range_sentence
 from clusterbuy.models import Procurement
 
 from .engine import SizingInputError
@@ -93,18 +94,11 @@ def field_label(path: str) -> str | None:
 def allowed_range(params: dict) -> str:
     """ "a whole number from 1 to 1,000,000", in the active language."""
     low, high = params.get("minimum") or 0, params.get("maximum")
-    integer = params.get("integer", False)
-    values = {"low": figure(low), "high": figure(high)}
-    if integer:
-        values["low"] = figure(max(low, 0 if params.get("zero_allowed") else 1))
-        if high is None:
-            return _("a whole number of at least %(low)s") % values
-        return _("a whole number from %(low)s to %(high)s") % values
-    if high is None:
-        return _("a number of at least %(low)s") % values
-    if low == 0 and not params.get("zero_allowed"):
-        return _("a number above 0 and at most %(high)s") % values
-    return _("a number from %(low)s to %(high)s") % values
+    if params.get("integer", False):
+        low = max(low, 0 if params.get("zero_allowed") else 1)
+        return range_sentence(low=low, high=high, whole=True)
+    above = low == 0 and high is not None and not params.get("zero_allowed")
+    return range_sentence(low=low, high=high, above=above)
 
 
 def _range_reason(code: str, params: dict) -> str:

@@ -394,6 +394,39 @@ def _explained_value(value: Any) -> Any:
     return value
 
 
+def quantity_label(quantity: str) -> str:
+    """The label of an explained quantity ("memory.per_gpu_gb", or a workload's
+    "w0.memory.per_gpu_gb") in the active language; "" for one without a label."""
+    parts = quantity.split(".")
+    key = ".".join(parts[-2:]) if len(parts) > 1 else quantity
+    return str(QUANTITY_LABELS.get(key) or QUANTITY_LABELS.get(parts[-1], ""))
+
+
+def labelled_result(result: dict) -> dict:
+    """A plan's result as the API returns it: every explanation entry (the plan's and
+    each workload's) with its ``label`` in the requested language beside its key."""
+
+    def labelled(entries: list) -> list:
+        return [
+            {**e, "label": quantity_label(e.get("quantity", ""))}
+            if isinstance(e, dict)
+            else e
+            for e in entries
+        ]
+
+    out = dict(result)
+    if isinstance(out.get("explanation"), list):
+        out["explanation"] = labelled(out["explanation"])
+    if isinstance(out.get("workloads"), list):
+        out["workloads"] = [
+            {**w, "explanation": labelled(w["explanation"])}
+            if isinstance(w, dict) and isinstance(w.get("explanation"), list)
+            else w
+            for w in out["workloads"]
+        ]
+    return out
+
+
 def describe_explanation(entries: list[dict]) -> list[dict]:
     """Explanation rows in the active language: the quantity's ``label`` (its code is
     kept as ``quantity``), the ``formula`` in words (the engine's symbols kept as
@@ -404,7 +437,7 @@ def describe_explanation(entries: list[dict]) -> list[dict]:
         parts = quantity.split(".")
         # Plan-level rows of a workload carry its prefix: "w0.memory.per_gpu_gb".
         key = ".".join(parts[-2:]) if len(parts) > 1 else quantity
-        label = QUANTITY_LABELS.get(key) or QUANTITY_LABELS.get(parts[-1], "")
+        label = quantity_label(quantity)
         formula = entry.get("formula", "")
         unit = entry.get("unit", "")
         words = (

@@ -8,12 +8,14 @@ are UI copy and go through gettext.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.utils.functional import lazy
-from django.utils.translation import get_language, gettext, gettext_lazy
+from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 
-from clusterbuy.errors import figure
+from clusterbuy.engine.numbers import figure
+from clusterbuy.errors import range_sentence
 
 from .engine import CAPEX_CATEGORIES, INPUT_TABLE, capex_label, input_label
 
@@ -98,12 +100,6 @@ HIDDEN_COST_LABELS: dict[str, tuple[Any, Any]] = {
 }
 
 
-def money(value: float | None, digits: int = 0) -> str:
-    if value is None:
-        return "—"
-    return f"{value:,.{digits}f}"
-
-
 def format_input(name: str, value: Any) -> str:
     if name in PERCENT_INPUTS:
         return f"{float(value) * 100:.4g} %"
@@ -145,6 +141,22 @@ def breakdown_label(code: str, category: str = "") -> str:
     return str(label) % {"category": category} if "%(" in str(label) else str(label)
 
 
+_LINE_COUNT = re.compile(r"^(\d+) line\(s\)$")
+
+
+def shown_basis(basis: str) -> str:
+    """An item's basis as a person reads it: the engine's "3 line(s)" (a count of a
+    bid's price lines, tco.engine.normalise) as "3 lines" / "3 行" with the right
+    plural; a formula ("8,760 h x 1.3 PUE ...") stays as the engine wrote it."""
+    match = _LINE_COUNT.match(basis or "")
+    if not match:
+        return basis
+    count = int(match.group(1))
+    return ngettext("%(count)s price line", "%(count)s price lines", count) % {
+        "count": figure(count)
+    }
+
+
 def breakdown_rows(items: list[dict], category_label=None) -> list[dict]:
     """Breakdown items (``CostItem.to_dict()`` or CostItem) as a page shows them:
     label, amount, source and basis; ``category_label`` names a category (capex
@@ -164,7 +176,7 @@ def breakdown_rows(items: list[dict], category_label=None) -> list[dict]:
                 "label": breakdown_label(data["code"], shown),
                 "amount": data["amount"],
                 "source": str(BREAKDOWN_SOURCES.get(data["source"], data["source"])),
-                "basis": data["basis"],
+                "basis": shown_basis(data["basis"]),
             }
         )
     return rows
@@ -210,21 +222,14 @@ def allowed_values(params: dict) -> str:
     if choices:
         return gettext("one of: %(choices)s") % {"choices": ", ".join(choices)}
     low, high = params.get("low"), params.get("high")
-    values = {"low": figure(low), "high": figure(high)}
-    if params.get("kind") == "count":
-        return gettext("a whole number from %(low)s to %(high)s") % values
     if params.get("kind") == "share" and (low, high) == (0.0, 1.0):
         return gettext("a share from 0 to 1 (0.08 = 8 %%)") % {}
-    if low is None:
-        return gettext("a number")
-    above = params.get("low_inclusive") is False
-    if high is None:
-        if above:
-            return gettext("a number above %(low)s") % values
-        return gettext("a number of at least %(low)s") % values
-    if above:
-        return gettext("a number above %(low)s and at most %(high)s") % values
-    return gettext("a number from %(low)s to %(high)s") % values
+    return range_sentence(
+        low=low,
+        high=high,
+        whole=params.get("kind") == "count" and low is not None,
+        above=params.get("low_inclusive") is False,
+    )
 
 
 _REASONS: dict[str, Any] = {

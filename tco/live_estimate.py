@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from . import services, sources
 from .engine import INPUT_TABLE, TcoInputError
+from .engine.inputs import range_params
 from .forms import SCALAR_INPUTS, add_engine_error, valid_inputs
-from .labels import INPUT_LABELS
+from .labels import INPUT_LABELS, allowed_values
 
-_BOUNDS = {spec.name: spec.bounds for spec in INPUT_TABLE if spec.kind != "lines"}
+_SPECS = {spec.name: spec for spec in INPUT_TABLE if spec.kind != "lines"}
 
 
 @dataclass
@@ -32,21 +32,13 @@ class LiveEstimate:
     general_errors: list[str] = field(default_factory=list)
 
 
-def _figure(value: float) -> str:
-    value = int(value) if float(value).is_integer() else value
-    return number_format(value, decimal_pos=None, use_l10n=True, force_grouping=True)
-
-
 def allowed_range(name: str) -> str:
-    """The allowed range of input ``name`` in words ("" when it has none)."""
-    bounds = _BOUNDS.get(name)
-    if bounds is None:
+    """The allowed range of input ``name`` in words ("" when it has none), worded as
+    the engine's own range errors are (tco.labels.allowed_values)."""
+    spec = _SPECS.get(name)
+    if spec is None or spec.bounds is None:
         return ""
-    # Shares are typed as fractions (0.08), so their range is 0 to 1 too.
-    low, high = _figure(bounds.low), _figure(bounds.high)
-    if not bounds.low_inclusive:
-        return _("allowed: above %(low)s, up to %(high)s") % {"low": low, "high": high}
-    return _("allowed: %(low)s to %(high)s") % {"low": low, "high": high}
+    return allowed_values(range_params(spec))
 
 
 def _labelled(label, message: str, range_text: str = "") -> str:

@@ -1,9 +1,7 @@
 """The TCO report: one context for the results page and the PDF, and the PDF itself.
 
-The PDF is HTML (templates/tco/report.html) rendered by WeasyPrint in the run's
-language. Chinese comes from the GB2312 subset of Noto Sans SC shipped in
-static/fonts, loaded with @font-face from a file:// URL: a system CJK collection
-would cost ~5 s a render instead of ~1 s (shared/reference/pdf-rendering.md).
+The PDF is HTML (templates/tco/report.html) rendered in the run's language by the
+app's one renderer (clusterbuy.pdf: the Noto Sans SC subset, the base stylesheet).
 Charts are the engine's hand-written SVGs (tco.engine.charts, < 1 ms each), rendered
 once per analysis and language (``chart_svgs`` keeps them in the cache under a digest
 of the data they draw) and shared by the results page (inline) and the PDF (as
@@ -14,23 +12,24 @@ labels are searchable text in the PDF). Profile and figures: benchmarks/bench_tc
 from __future__ import annotations
 
 import base64
-import gc
 import hashlib
 import json
-import threading
-from contextlib import contextmanager
-from pathlib import Path
+import re
 
-from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from clusterbuy.engine.numbers import money, number
+from clusterbuy.pdf import render_pdf
+from sizing.names import accelerator_name
+
 from .engine import (
     CLOUD_OPTIONS,
     CONVENTIONS,
     COST_CATEGORIES,
+    OPEX_CATEGORIES,
     conventions,
     default_reason,
     default_source,
@@ -43,11 +42,8 @@ from .labels import (
     INPUT_LABELS,
     OPTION_LABELS,
     format_input,
-    money,
 )
 from .models import TcoRun
-
-FONT_DIR = Path(settings.BASE_DIR) / "static" / "fonts"
 
 
 def category_label(category: str, lang: str) -> str:
@@ -93,7 +89,31 @@ def chart_svgs(analysis: dict, lang: str) -> dict[str, str]:
 def _conventions(analysis: dict, lang: str) -> list[str]:
     """The run's conventions in ``lang``; a run of another engine keeps its own text."""
     stored = analysis["conventions"]
-    return conventions(lang) if stored == CONVENTIONS else stored
+    texts = conventions(lang) if stored == CONVENTIONS else stored
+    return [name_keys(text) for text in texts]
+
+
+def name_keys(text: str) -> str:
+    """``text`` with each input or category key it cites by its shown name, in the
+    active language ("按 fx_usd_cny 折算" -> "按 “汇率（人民币/美元）” 折算")."""
+    text = _KEY.sub(_named_key, text)
+    return text.replace("^year", "^" + _("year"))
+
+
+#: An input or category key inside a convention: snake_case ("fx_usd_cny"), or one of
+#: the one-word keys the conventions cite (words like "other" stay prose).
+_KEY = re.compile(
+    r"(?<![\w.])(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|network|storage|pue|utilization)"
+    r"(?![\w])"
+)
+
+
+def _named_key(match: re.Match) -> str:
+    """The engine writes its conventions with input and category keys; a reader gets
+    each by the name the assumptions table gives it (a key it does not name stays)."""
+    key = match.group()
+    label = INPUT_LABELS.get(key) or CAPEX_LABELS.get(key)
+    return f"“{label}”" if label is not None else key
 
 
 def _assumptions(inputs: dict, lang: str) -> list[dict]:
@@ -225,6 +245,38 @@ def _summary(result: dict, simulation: dict) -> dict:
     }
 
 
+#: The cost categories the methodology's formulas add up, named as the charts name them.
+FORMULA_CATEGORIES = (*OPEX_CATEGORIES, "residual")
+
+
+def _formula_terms(lang: str) -> dict[str, str]:
+    """The methodology's formulas in the report's language: each term by the name
+    the charts and the cost table give it, not by the engine's key."""
+    terms = {c: category_label(c, lang) for c in FORMULA_CATEGORIES}
+    terms["capex"] = _("Capital expenditure")
+    terms["opex"] = _("Operating cost")
+    for term, name in (
+        ("gpus", "gpu_count"),
+        ("load", "load_factor"),
+        ("price", "electricity_price_per_kwh"),
+        ("utilization", "utilization"),
+    ):
+        terms[term] = str(INPUT_LABELS[name])
+    return terms
+
+
+def _sizing_shown(plan: dict | None) -> dict:
+    """The plan snapshot's figures as shown: the accelerator by its catalogue name,
+    storage to a tenth of a TB (a 3.5 TB store is not "4")."""
+    plan = plan or {}
+    return {
+        "accelerator": plan.get("accelerator_name")
+        or accelerator_name(plan.get("accelerator")),
+        "storage_tb": number(plan.get("storage_tb"), 1),
+        "it_power_kw": number(plan.get("it_power_kw"), 1),
+    }
+
+
 def report_context(*, run: TcoRun, analysis: dict, lang: str) -> dict:
     """Everything both the results page and the PDF display, formatted.
 
@@ -254,26 +306,14 @@ def report_context(*, run: TcoRun, analysis: dict, lang: str) -> dict:
         "hidden_warnings": sum(1 for h in hidden if h["status"] == "warning"),
         "sensitivity": _sensitivity(analysis["sensitivity"], lang),
         "sizing": run.sizing_plan,
+        "sizing_shown": _sizing_shown(run.sizing_plan),
+        "formula_terms": _formula_terms(lang),
         "conventions": _conventions(analysis, lang),
         "engine_version": analysis["engine_version"],
     }
 
 
 # --- PDF ----------------------------------------------------------------------------
-
-_font_config_lock = threading.Lock()
-_font_config = None
-
-
-def _font_configuration():
-    """One FontConfiguration per process: WeasyPrint caches fonts it has loaded."""
-    global _font_config
-    with _font_config_lock:
-        if _font_config is None:
-            from weasyprint.text.fonts import FontConfiguration
-
-            _font_config = FontConfiguration()
-        return _font_config
 
 
 def _data_uri(svg: str) -> str:
@@ -288,49 +328,10 @@ def render_report_html(*, run: TcoRun, analysis: dict) -> str:
             # As images: WeasyPrint parses each chart on its own (~15 % less work
             # than cascading the page's CSS over inline SVG nodes).
             charts={k: _data_uri(v) for k, v in chart_svgs(analysis, lang).items()},
-            font_dir_url=FONT_DIR.as_uri(),
             generated_at=timezone.localtime(),
             lang=lang,
         )
         return render_to_string("tco/report.html", context)
-
-
-_gc_lock = threading.Lock()
-_gc_pause = {"depth": 0, "was_enabled": True}
-
-
-@contextmanager
-def _cyclic_gc_paused():
-    """No cyclic garbage collection while WeasyPrint builds a document.
-
-    A render allocates hundreds of thousands of small objects, which sets off full
-    collections that walk the whole heap of a long-lived worker (Django, numpy,
-    WeasyPrint's caches): ~25 % of the render's CPU time (benchmarks/bench_tco_pdf.py).
-    The document's own objects are freed by reference counting, or by the first
-    collection after the pause. The pause is process-wide: concurrent renders share it.
-    """
-    with _gc_lock:
-        if _gc_pause["depth"] == 0:
-            _gc_pause["was_enabled"] = gc.isenabled()
-            gc.disable()
-        _gc_pause["depth"] += 1
-    try:
-        yield
-    finally:
-        with _gc_lock:
-            _gc_pause["depth"] -= 1
-            if _gc_pause["depth"] == 0 and _gc_pause["was_enabled"]:
-                gc.enable()
-
-
-def render_pdf(html: str) -> bytes:
-    """Any HTML of the app as PDF: fonts from static/fonts, one font configuration
-    per process, no cyclic GC during the render (the benchmark's floor uses this too)."""
-    from weasyprint import HTML
-
-    with _cyclic_gc_paused():
-        document = HTML(string=html, base_url=str(FONT_DIR))
-        return document.write_pdf(font_config=_font_configuration())
 
 
 def build_tco_report(*, run: TcoRun, analysis: dict) -> bytes:

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
 from clusterbuy.access import Capability, access_procurement, require
+from clusterbuy.engine.numbers import money
 from clusterbuy.errors import error_sentence
 from clusterbuy.forms import add_service_error
 from clusterbuy.ids import id_param
@@ -194,10 +195,9 @@ def _figures_context(estimate: dict) -> dict:
     context: dict = {"errors": [], "estimate": estimate}
     context["options"] = _preview_options(result)
     context["figures"] = {
-        key: labels.money(result[key])
-        for key in ("total_cost", "npv_cost", "capex_total")
+        key: money(result[key]) for key in ("total_cost", "npv_cost", "capex_total")
     }
-    context["figures"]["per_gpu_hour"] = labels.money(result["cost_per_gpu_hour"], 2)
+    context["figures"]["per_gpu_hour"] = money(result["cost_per_gpu_hour"], 2)
     # each ⚠ with what it means: the check's label and its message
     context["hidden_warnings"] = [
         {
@@ -220,7 +220,7 @@ def _preview_options(result: dict) -> list[dict]:
         rows.append(
             {
                 "label": labels.OPTION_LABELS[key],
-                "total": labels.money(result["cloud"][key]["total"]),
+                "total": money(result["cloud"][key]["total"]),
                 "cheaper_than_cloud": result["total_cost"]
                 < result["cloud"][key]["total"],
                 "break_even_month": result["break_even_month"][key],
@@ -229,7 +229,7 @@ def _preview_options(result: dict) -> list[dict]:
     rows.append(
         {
             "label": labels.OPTION_LABELS["hybrid"],
-            "total": labels.money(result["hybrid"]["total"]),
+            "total": money(result["hybrid"]["total"]),
             "cheaper_than_cloud": result["total_cost"] < result["hybrid"]["total"],
             "break_even_month": None,
         }

@@ -10,7 +10,8 @@ from django.conf import settings
 from django.utils import translation
 
 import sizing.engine
-from clusterbuy.errors import error_sentence, figure
+from clusterbuy.engine.numbers import figure
+from clusterbuy.errors import error_sentence
 from sizing import input_errors, services
 from sizing.engine import (
     SizingInputError,

@@ -6,10 +6,11 @@ import re
 import pytest
 from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 
 from tco import services
 from tco.engine import CONVENTIONS, CONVENTIONS_ZH, DEFAULTS, REASONS_ZH
-from tco.report import render_report_html
+from tco.report import name_keys, render_report_html
 
 
 @pytest.fixture
@@ -61,9 +62,11 @@ def test_chinese_pdf_html_has_chinese_reasons_sources_and_conventions(done_run):
     # as defaults; the reasons of those shown are Chinese, the English ones absent.
     for name, default in DEFAULTS.items():
         assert default.reason not in page, name
+    # The conventions cite inputs by their names, not their keys (issue 20, item 4).
     for english, chinese in zip(CONVENTIONS, CONVENTIONS_ZH, strict=True):
-        assert chinese in page
-        assert english not in page
+        with translation.override("zh-hans"):
+            assert name_keys(chinese) in page
+        assert english not in page and name_keys(english) not in page
 
 
 def test_chinese_results_page_shows_chinese_default_reasons(
@@ -84,7 +87,12 @@ def test_chinese_results_page_shows_chinese_default_reasons(
     assert REASONS_ZH["electricity_price_per_kwh"] in page  # a default
     assert REASONS_ZH["pue"] not in page  # the user gave it
     assert DEFAULTS["electricity_price_per_kwh"].reason not in page
-    assert CONVENTIONS_ZH[0] in page and CONVENTIONS[0] not in page
+    with translation.override("zh-hans"):
+        assert name_keys(CONVENTIONS_ZH[0]) in page
+    assert (
+        "fx_usd_cny" not in page
+        and "All amounts are in the scenario currency" not in page
+    )
     html = render_report_html(run=run, analysis=run.result)
     assert REASONS_ZH["staff_cost_per_fte_year"] in html_lib.unescape(html)
 
@@ -93,8 +101,9 @@ def test_english_pdf_html_keeps_the_english_texts(done_run):
     run = done_run("en")
     page = html_lib.unescape(render_report_html(run=run, analysis=run.result))
 
-    assert CONVENTIONS[0] in page
-    assert CONVENTIONS_ZH[0] not in page
+    with translation.override("en"):
+        assert name_keys(CONVENTIONS[0]) in page
+    assert "fx_usd_cny" not in page and "默认值以人民币存储" not in page
 
 
 def test_tab_renders_the_live_estimate_on_page_load(

@@ -90,7 +90,9 @@ def test_a_field_the_browser_would_send_as_text_names_its_allowed_range(
 
     html = _preview(client, pue="abc").content.decode()
 
-    assert "PUE: Enter a number. (allowed: 1 to 5)" in _slot(html, "pue")
+    # The range worded as the engine's range error is ("Must be a number from 1 to
+    # 5."): one allowed-range sentence (issue 20).
+    assert "PUE: Enter a number. (a number from 1 to 5)" in _slot(html, "pue")
     assert _total() in html
 
 
@@ -99,7 +101,7 @@ def test_errors_are_translated_with_the_label(client_for, it_lead, procurement):
 
     html = _preview(client, lang="zh-hans", pue="abc").content.decode()
 
-    assert "PUE：请输入数字。（允许范围：1 至 5）" in _slot(html, "pue")
+    assert "PUE：请输入数字。（1 至 5 之间的数）" in _slot(html, "pue")
     assert "未计入，待更正：PUE。" in html
 
 

@@ -10,11 +10,12 @@ import io
 from dataclasses import replace
 from decimal import Decimal
 
-from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from openpyxl.utils import get_column_letter
+
+from clusterbuy.pdf import render_pdf
 
 from ..engine.importing import escape_cell
 from . import Comparison, comparison_groups, radar_svg
@@ -184,11 +185,6 @@ def _about_sheet(workbook, result: Comparison) -> None:
     sheet.column_dimensions["B"].width = 40
 
 
-def font_url() -> str:
-    path = finders.find("fonts/NotoSansSC-Subset-Regular.otf")
-    return f"file://{path}" if path else ""
-
-
 #: Up to this many bids the PDF prints the whole table, tables of this many bids with
 #: the notes under each figure. A larger comparison would make that dozens of pages of
 #: thousands of cells (WeasyPrint's time goes with the cells: about 1 ms each), so its
@@ -228,8 +224,6 @@ def comparison_pdf(
 ) -> bytes:
     """``groups`` and ``radar``: those of ``result`` when the caller has them (the
     cached page context), else drawn here."""
-    from tco.report import render_pdf
-
     groups = comparison_groups(result) if groups is None else groups
     details = len(result.columns) <= PDF_BIDS_PER_TABLE
     if details:
@@ -249,7 +243,6 @@ def comparison_pdf(
             "details": details,
             "per_table": PDF_BIDS_PER_TABLE,
             "radar": (radar_svg(result) if radar is None else radar) if details else "",
-            "font_url": font_url(),
             "exported_at": timezone.localtime(),
         },
         request=request,

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from clusterbuy.errors import figure
+from clusterbuy.engine.numbers import figure
 
 from ..engine.detectors import Fact
 from .labels import category_label, compliance_label

@@ -4,9 +4,11 @@ columns, rows in groups, the best and worst value of a row marked."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from functools import partial
 
 from django.utils.translation import gettext as _
+
+from clusterbuy.engine.numbers import money, number
 
 from ..models import MONITORING_ITEMS, SUPPORT_CHANNELS
 from . import prescores
@@ -27,30 +29,12 @@ from .result import Column, Comparison, SectionInfo, offered_figure
 __all__ = ["MONEY", "PERCENT", "Cell", "Detail", "Group", "Row", "comparison_groups"]
 
 
-def _fmt_money(value: Decimal | None) -> str:
-    if value is None:
-        return "—"
-    return f"{value:,.0f}"
-
-
-def _fmt(value: Any, digits: int = 1) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, Decimal) and value != value.to_integral_value():
-        value = float(value)
-    if isinstance(value, float):
-        return (
-            f"{value:.{digits}f}".rstrip("0").rstrip(".") if digits else f"{value:.0f}"
-        )
-    return str(value)
-
-
-def _fmt_2(value: Any) -> str:
-    return _fmt(value, 2)
+#: A cell's figure: one decimal unless said (the rule: clusterbuy.engine.numbers).
+_one_decimal = partial(number, digits=1)
 
 
 #: The workbook's number format for each of the page's formats.
-_NUMBER_FORMATS = {_fmt_money: MONEY, _fmt_2: "#,##0.00"}
+_NUMBER_FORMATS = {money: MONEY, number: "#,##0.00"}
 
 
 def _highlight(
@@ -74,7 +58,7 @@ def _numeric_row(
     values: list,
     *,
     higher: bool | None,
-    fmt=_fmt,
+    fmt=_one_decimal,
     invalid: list[bool] | None = None,
     number_format: str = "",
 ) -> Row:
@@ -122,14 +106,14 @@ def _price_group(comparison: Comparison) -> Group:
         _("Hidden costs added by ClusterBuy"),
         hidden_values,
         higher=False,
-        fmt=_fmt_money,
+        fmt=money,
         invalid=_flags(cols, "normalized_tco"),
     )
     hidden_row.help = fill_in_help()
     for cell, c in zip(hidden_row.cells, cols, strict=True):
         cell.detail = [
             Detail(
-                f"{category_label(h['category'])}: {_fmt_money(h['amount'])}",
+                f"{category_label(h['category'])}: {money(h['amount'])}",
                 title=f"{_(h['source'])} ({h.get('basis', '')})",
             )
             for h in c.hidden_costs
@@ -139,14 +123,14 @@ def _price_group(comparison: Comparison) -> Group:
             _("Quoted price"),
             quoted,
             higher=False,
-            fmt=_fmt_money,
+            fmt=money,
             invalid=_flags(cols, "quoted_total"),
         ),
         _numeric_row(
             _("Normalised TCO"),
             tco,
             higher=False,
-            fmt=_fmt_money,
+            fmt=money,
             invalid=_flags(cols, "normalized_tco"),
         ),
         hidden_row,
@@ -166,10 +150,10 @@ def _breakdown_row(cols: list[Column]) -> Row:
             cells.append(_invalid_cell())
             continue
         total = sum((Decimal(i["amount"]) for i in items), Decimal(0))
-        cell = Cell(_fmt_money(total), value=total) if items else Cell("—")
+        cell = Cell(money(total), value=total) if items else Cell("—")
         cell.detail = [
             Detail(
-                f"{i['label']}: {_fmt_money(Decimal(i['amount']))}",
+                f"{i['label']}: {money(Decimal(i['amount']))}",
                 title=f"{i['source']}: {i['basis']}",
             )
             for i in items
@@ -192,10 +176,10 @@ def _compliance_cell(column: Column, index: int, lang: str) -> Cell:
     entry = column.compliance[index] if index < len(column.compliance) else None
     if entry is None:
         return Cell("—")
-    offered = _fmt(shown_value(entry.offered))
+    offered = _one_decimal(shown_value(entry.offered))
     if offered_figure(entry.item) in column.invalid:
         offered = _("invalid")
-    text = f"{offered} / {_fmt(shown_value(entry.required))}"
+    text = f"{offered} / {_one_decimal(shown_value(entry.required))}"
     if entry.unit:
         text += f" {entry.unit}"
     note = entry.note_for(lang)
@@ -230,7 +214,7 @@ def _delivered_group(cols: list[Column]) -> Group:
                 spec.label,
                 spec.values,
                 higher=spec.higher,
-                fmt=spec.fmt or _fmt,
+                fmt=spec.fmt or _one_decimal,
                 number_format=spec.number_format,
             )
         for cell, lines in zip(row.cells, spec.details, strict=False):
@@ -276,7 +260,7 @@ def _service_group(cols: list[Column]) -> Group:
             cols,
             "availability_pct",
             higher=True,
-            fmt=_fmt_2,
+            fmt=number,
             number_format=PERCENT,
         ),
         _numeric_row(
@@ -372,7 +356,7 @@ def _section_row(section: SectionInfo, cols: list[Column]) -> Row:
         f"{section.title} (×{section.weight:g})",
         [c.sections.get(section.code) for c in cols],
         higher=True,
-        fmt=_fmt_2,
+        fmt=number,
     )
     codes = {cr.code for cr in section.criteria}
     texts = {cr.code: cr.display_text for cr in section.criteria}
@@ -426,7 +410,7 @@ def _result_group(cols: list[Column], comparison: Comparison) -> Group:
         _("Weighted total (0–100)"),
         [c.weighted_total for c in cols],
         higher=True,
-        fmt=lambda v: _fmt(v, 1),
+        fmt=_one_decimal,
         number_format="0.0",
     )
     rank = _numeric_row(_("Rank"), [c.rank for c in cols], higher=False)

@@ -29,7 +29,7 @@ from django.utils.text import capfirst
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from clusterbuy.errors import figure
+from clusterbuy.engine.numbers import figure
 from clusterbuy.models import Procurement
 
 from ..comparison import checks, delivered

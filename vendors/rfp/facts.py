@@ -9,6 +9,7 @@ from __future__ import annotations
 from clusterbuy.models import Procurement
 from sizing import services as sizing_services
 from sizing.models import Workload
+from sizing.names import model_name
 
 from ..services import checklists, evaluation, plan_facts
 from .services import stored_rfp_settings
@@ -62,7 +63,7 @@ def _workloads(procurement: Procurement) -> list[dict]:
         {
             "name": w.name,
             "kind": w.kind,
-            "model": str(w.model_label),
+            "model": model_name(w.model_preset, w.model_name or str(w.model_label)),
             "precision": w.precision,
             **{name: getattr(w, name) for name in WORKLOAD_FIGURES},
         }

@@ -1,18 +1,16 @@
-"""The RFP as a PDF: templates/vendors/rfp_pdf.html rendered by WeasyPrint with the
-Noto Sans SC subset (`tco.report.render_pdf`: one font configuration per process,
+"""The RFP as a PDF: templates/vendors/rfp_pdf.html rendered by the app's one
+renderer (`clusterbuy.pdf.render_pdf`: the Noto Sans SC subset and the base stylesheet,
 ~1 s a document instead of ~5 s with a system CJK collection)."""
 
 from __future__ import annotations
 
 from django.template.loader import render_to_string
 
-from tco.report import FONT_DIR, render_pdf
+from clusterbuy.pdf import render_pdf
 
 
 def rfp_html(content: dict) -> str:
-    return render_to_string(
-        "vendors/rfp_pdf.html", {"rfp": content, "font_dir_url": FONT_DIR.as_uri()}
-    )
+    return render_to_string("vendors/rfp_pdf.html", {"rfp": content})
 
 
 def rfp_pdf(content: dict) -> bytes:

@@ -4,8 +4,8 @@
 totals, flags, compliance, scores and ranks; the weights; the requirement and the
 plan) into plain JSON, with both languages of every sentence the pure modules write,
 so that the memo reads the same whatever happens to the bids afterwards.
-`decision_memo_pdf` renders the memo (WeasyPrint, in the request's language, Chinese
-from the Noto Sans SC subset the other PDFs use) from that snapshot only.
+`decision_memo_pdf` renders the memo (in the request's language, through the one PDF
+renderer, clusterbuy.pdf) from that snapshot only.
 """
 
 from __future__ import annotations
@@ -17,11 +17,14 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from clusterbuy.engine.numbers import money, number
 from clusterbuy.models import DeploymentSite
+from clusterbuy.pdf import render_pdf
 from sizing.models import Workload, WorkloadKind
+from sizing.names import accelerator_name, fabric_name, model_name, precision_name
+from tco.labels import breakdown_rows
 
 from ..comparison import Comparison, pitfall_label, status_label
-from ..comparison.documents import font_url
 from ..comparison.labels import (
     category_label,
     compliance_label,
@@ -203,43 +206,27 @@ def comparison_snapshot(result: Comparison, *, chosen_bid_id: int) -> dict:
 # --- the memo ---------------------------------------------------------------------
 
 
-def _fmt_money(value: str | None) -> str:
-    if value is None:
-        return "—"
-    return f"{Decimal(value):,.0f}"
-
-
 def _fmt(value: Any, digits: int = 1) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, float):
-        return f"{value:.{digits}f}".rstrip("0").rstrip(".")
-    return str(shown_value(value))
+    """A snapshot figure as shown: codes named, the number rule of
+    clusterbuy.engine.numbers."""
+    return number(shown_value(value), digits)
 
 
 def _breakdown_rows(breakdown: Any) -> list[dict]:
-    """A column's ``tco_breakdown`` as rows of (label, amount, source), whatever its
-    shape: a list of items or a mapping of item -> amount."""
-    if isinstance(breakdown, dict):
-        breakdown = [{"item": k, "amount": v} for k, v in breakdown.items()]
-    rows = []
-    for item in breakdown or []:
-        if not isinstance(item, dict):
-            continue
-        label = item.get("label") or item.get("item") or item.get("category") or ""
-        amount = item.get("amount", item.get("amount_cny"))
-        try:
-            shown = _fmt_money(None if amount is None else str(amount))
-        except ArithmeticError:
-            shown = str(amount)
-        rows.append(
-            {
-                "label": category_label(str(label)),
-                "amount": shown,
-                "source": str(item.get("source") or ""),
-            }
+    """A column's ``tco_breakdown`` (CostItem dicts) as rows of (label, amount,
+    source) by their shown names (tco.labels.breakdown_rows, as the page and the
+    workbook name them); an item of another shape is left out."""
+    items = [
+        item
+        for item in breakdown or []
+        if isinstance(item, dict) and {"code", "category", "amount"} <= item.keys()
+    ]
+    return [
+        {"label": row["label"], "amount": money(row["amount"]), "source": row["source"]}
+        for row in breakdown_rows(
+            [{"source": "", "basis": "", **item} for item in items]
         )
-    return rows
+    ]
 
 
 def _memo_column(entry: dict, zh: bool, sections: list[dict]) -> dict:
@@ -247,9 +234,9 @@ def _memo_column(entry: dict, zh: bool, sections: list[dict]) -> dict:
     titles = {s["code"]: s["titles"]["zh-hans" if zh else "en"] for s in sections}
     return {
         **entry,
-        "gpu": f"{entry['accelerator']} × {_fmt(entry['gpu_count'])}",
-        "quoted": _fmt_money(entry["quoted_total"]),
-        "tco": _fmt_money(entry["normalized_tco"]),
+        "gpu": f"{accelerator_name(entry['accelerator'])} × {_fmt(entry['gpu_count'])}",
+        "quoted": money(entry["quoted_total"]),
+        "tco": money(entry["normalized_tco"]),
         "total": _fmt(entry["weighted_total"]),
         "technical": _fmt(entry["technical_100"]),
         "price": _fmt(entry["price_100"]),
@@ -268,7 +255,7 @@ def _memo_column(entry: dict, zh: bool, sections: list[dict]) -> dict:
         "section_points": [_fmt(entry["sections"].get(s["code"]), 2) for s in sections],
         "unscored": [titles.get(code, code) for code in entry["unscored_sections"]],
         "hidden": [
-            {"label": category_label(h["category"]), "amount": _fmt_money(h["amount"])}
+            {"label": category_label(h["category"]), "amount": money(h["amount"])}
             for h in entry["hidden_costs"]
         ],
         "breakdown": _breakdown_rows(entry.get("tco_breakdown")),
@@ -309,7 +296,12 @@ def memo_context(decision: Decision, *, redact=lambda text: text) -> dict:
     chosen = next((c for c in columns if c["bid"] == snap["chosen_bid"]), None)
     requirement = dict(snap["requirement"])
     requirement["workloads"] = [
-        {**w, "kind_label": _kind_label(w.get("kind"))}
+        {
+            **w,
+            "kind_label": _kind_label(w.get("kind")),
+            "model_label": model_name(w.get("model_preset"), w.get("model_name")),
+            "precision_label": precision_name(w.get("precision")),
+        }
         for w in requirement["workloads"]
     ]
     return {
@@ -333,7 +325,6 @@ def memo_context(decision: Decision, *, redact=lambda text: text) -> dict:
         "decided_by": snap.get("decided_by", ""),
         "decided_at": snap.get("decided_at", ""),
         "lang": "zh-Hans" if zh else "en",
-        "font_url": font_url(),
     }
 
 
@@ -352,7 +343,7 @@ def _budget(requirement: dict) -> str:
     low, high = requirement.get("budget_min"), requirement.get("budget_max")
     if low is None and high is None:
         return "—"
-    return f"{requirement['currency']} {_fmt_money(low)} – {_fmt_money(high)}"
+    return f"{requirement['currency']} {money(low)} – {money(high)}"
 
 
 def _plan(plan: dict | None) -> dict | None:
@@ -360,11 +351,12 @@ def _plan(plan: dict | None) -> dict | None:
     if not plan:
         return None
     return {
-        "accelerator": plan.get("accelerator_name") or plan.get("accelerator") or "—",
+        "accelerator": plan.get("accelerator_name")
+        or accelerator_name(plan.get("accelerator")),
         "gpu_count": _fmt(plan.get("gpu_count")),
         "nodes": _fmt(plan.get("nodes")),
-        "fabric": plan.get("fabric") or "—",
-        "storage_tb": _fmt(plan.get("storage_tb"), 0),
+        "fabric": fabric_name(plan.get("fabric")),
+        "storage_tb": _fmt(plan.get("storage_tb")),
         "it_power_kw": _fmt(plan.get("it_power_kw")),
         "cooling": _fmt(plan.get("cooling")),
     }
@@ -372,12 +364,10 @@ def _plan(plan: dict | None) -> dict | None:
 
 def decision_memo_pdf(decision: Decision, *, redact=lambda text: text) -> bytes:
     """The decision memo as a PDF, in the active language."""
-    from weasyprint import HTML
-
     html = render_to_string(
         "vendors/decision_memo.html", memo_context(decision, redact=redact)
     )
-    return HTML(string=html, base_url="/").write_pdf()
+    return render_pdf(html)
 
 
 def memo_filename(decision: Decision) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
-from clusterbuy.errors import figure
+from clusterbuy.engine.numbers import figure
 
 from ..engine.importing import CATEGORIES, RowError
 from ..models import LineCategory

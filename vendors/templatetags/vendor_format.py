@@ -3,8 +3,10 @@
 from decimal import Decimal
 
 from django import template
-from django.template.defaultfilters import floatformat
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+
+from clusterbuy.engine.numbers import number
 
 register = template.Library()
 
@@ -12,17 +14,12 @@ register = template.Library()
 @register.filter
 def num(value, digits=2):
     """A number with at most ``digits`` decimals, trailing zeros dropped (0.5, 13.72,
-    400); "—" for None; other values unchanged."""
+    400); "—" for None; other values unchanged (clusterbuy.engine.numbers.number)."""
     if value is None or value == "":
         return "—"
-    if isinstance(value, bool):
+    if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
         return value
-    if isinstance(value, (int, float, Decimal)):
-        text = floatformat(value, digits)
-        if "." in text:
-            text = text.rstrip("0").rstrip(".")
-        return text
-    return value
+    return number(value, int(digits), lang=get_language() or "en")
 
 
 @register.filter

@@ -1,0 +1,1 @@
+"""Pure rules more than one app shares (no Django, no I/O)."""
