@@ -143,12 +143,12 @@ def stage_memory(
 ) -> TrainingMemory:
     t, c = layout.tensor, layout.context
     per_layer = activation_bytes_per_layer(
-        m, recipe.seq_len, recipe.micro_batch, t, recipe.recompute, c
+        m, recipe.seq_len, recipe.micro_batch, t, recipe.recompute, c, recipe.precision
     )
     # full recompute rematerialises one layer at a time during the backward pass
     remat = (
         activation_bytes_per_layer(
-            m, recipe.seq_len, recipe.micro_batch, t, "selective", c
+            m, recipe.seq_len, recipe.micro_batch, t, "selective", c, recipe.precision
         )
         if recipe.recompute == "full"
         else 0.0
