@@ -221,8 +221,24 @@ def kv_cache_bytes_per_token(m: ModelArch, kv_precision: str = "bf16") -> float:
 
 
 def attention_flops_per_token(m: ModelArch, seq_len: int) -> float:
-    """12 x L x s x (heads x head_dim) per trained token: PaLM (Chowdhery et al. 2022), App. B."""
-    return 12.0 * m.layers * seq_len * m.attention_heads * m.head_dim
+    """12 x s x (heads x head_dim) per layer and trained token (PaLM, Chowdhery et al.
+    2022, App. B), summed over the layers by the span each attends to.
+
+    The PaLM count takes every token over all s positions (twice the causal average
+    s/2). Keeping that convention, a sliding-window layer (gpt-oss, Gemma) attends to
+    at most its w latest tokens, on average w when s >> w, so it counts min(s, 2w); a
+    chunked layer (Llama 4 ``attention_chunk_size`` c) attends within its chunk, on
+    average c/2, so it counts min(s, c); a linear-attention / state-space layer has no
+    s-long score matrix (its state update is linear in s and is left out, like norms).
+    """
+    local = min(m.sliding_window_layers, m.layers) if m.sliding_window_tokens else 0
+    full = max(0, m.layers - local - m.linear_attention_layers)
+    span = full * float(seq_len)
+    if local:
+        window = m.sliding_window_tokens or seq_len
+        reach = window if m.local_attention == "chunked" else 2 * window
+        span += local * float(min(seq_len, reach))
+    return 12.0 * span * m.attention_heads * m.head_dim
 
 
 def training_flops_per_token(
