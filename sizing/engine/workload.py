@@ -144,7 +144,7 @@ def workload_from_dict(data: Any, catalog: Catalog) -> Workload:
     if data.get("precision") is not None:
         source = "requested"
     seq_len = read_number(data, "seq_len", path, integer=True)
-    limit = model.max_context_tokens
+    limit = model.context_limit_tokens
     if training:
         seq_len, values = training_values(data, path, seq_len, limit)
         precision, lora = lora_values(data, path, kind, model, precision)
