@@ -98,6 +98,7 @@ class Recipe:
     lora_fraction: float | None = None
     grad_accum_fp32: bool = False
     base_precision: str | None = None
+    quant_scope: str = "all"  # the LoRA base's quantised tensor groups
 
     @cached_property
     def states(self) -> StateRecipe:
@@ -107,6 +108,7 @@ class Recipe:
             self.grad_accum_fp32,
             self.lora_fraction,
             self.base_precision,
+            self.quant_scope,
         )
 
 
