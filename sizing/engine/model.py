@@ -235,6 +235,15 @@ def role_bytes(precision: str, scope: str) -> RoleBytes:
     return RoleBytes(rest, rest, rest, value)
 
 
+def quantised_param_share(m: ModelArch, scope: str) -> float:
+    """Share of all parameters in the tensor groups the scope quantises."""
+    if scope == "all":
+        return 1.0
+    b = param_breakdown(m)
+    quantised = b.routed if scope == "routed_experts" else b.ffn
+    return quantised * override_scale(m)[0] / param_counts(m)[0]
+
+
 def weight_bytes(m: ModelArch, precision: str, scope: str | None = None) -> float:
     """Bytes of all weights: each tensor group at its bytes under the quantisation
     scope (``default_quant_scope`` when none is given)."""
