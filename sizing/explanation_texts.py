@@ -29,6 +29,21 @@ FORMULA_WORDS: dict[str, Any] = {
     "training.total_flops": _(
         "6 × parameters × tokens plus the attention work, plus the recomputed forward passes (LoRA: (4 + 2 × trainable share) × parameters × tokens)"
     ),
+    "training.attention_flops_per_token": _(
+        "Attention work per trained token: 12 × the positions each layer attends to × heads × head width; a sliding-window layer counts at most twice its window, a chunked layer its chunk, a linear-attention layer nothing"
+    ),
+    "training.lora_trainable_share": _(
+        "LoRA adapters' parameters (rank × the input and output widths of every adapted matrix) ÷ all parameters"
+    ),
+    "memory.attention_values_per_token": _(
+        "Values per token the attention block keeps for the backward pass: MLA keeps its compressed latents and output (the up-projections are recomputed), other attention its input, queries, keys, values and output"
+    ),
+    "memory.quantised_params_share": _(
+        "Share of the parameters stored at the quantised precision: all weights, the FFN and expert weights (FP4), or the routed experts only (INT4 MoE checkpoints); the rest stays 16-bit"
+    ),
+    "memory.context_limit_tokens": _(
+        "The longest context the model allows: its maximum positions, or its original context × the RoPE scaling factor its card validates (YaRN)"
+    ),
     "training.recompute_flops": _(
         "The extra forward pass of the activations that are recomputed"
     ),

@@ -57,6 +57,12 @@ ENGINE_FIELD_LABELS: dict[str, Any] = {
     "recompute": gettext_lazy("Activation recompute"),
     "optimizer": gettext_lazy("Optimizer"),
     "lora_rank": gettext_lazy("LoRA rank"),
+    "lora_targets": gettext_lazy("LoRA target layers"),
+    "quant_scope": gettext_lazy("Quantised tensor groups"),
+    "rope_scaling_factor": gettext_lazy("RoPE scaling factor"),
+    "rope_original_context_tokens": gettext_lazy(
+        "Context before RoPE scaling (tokens)"
+    ),
     "requests_per_second": gettext_lazy("Requests per second"),
     "checkpoint_interval_min": gettext_lazy("Checkpoint interval (minutes)"),
     "checkpoint_stall_share": gettext_lazy("Checkpoint stall budget (share)"),

@@ -11,6 +11,11 @@ from django.utils.translation import gettext_lazy as _
 #: Names of the explained quantities ("section.key").
 TRAINING_QUANTITY_LABELS: dict[str, Any] = {
     "training.recompute_flops": _("Recompute FLOPs"),
+    "training.attention_flops_per_token": _("Attention FLOPs per token"),
+    "training.lora_trainable_share": _("LoRA trainable share"),
+    "memory.attention_values_per_token": _("Attention values kept per token"),
+    "memory.quantised_params_share": _("Quantised share of the weights"),
+    "memory.context_limit_tokens": _("Model's context limit"),
     "training.matmul_ceiling": _("Matmul ceiling (share of peak)"),
     "training.memory_bound_divisor": _("Memory-bound slowdown"),
     "training.attention_share": _("Attention share of the FLOPs"),

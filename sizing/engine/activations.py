@@ -11,6 +11,14 @@ tensor by tensor as Korthikanti et al. 2022 (section 4.1, Table 2) do for GPT-3:
 - MLP: input 2 sbh; plain GeLU: activation input and output 2 x 2 s b f; gated (SwiGLU):
   gate and up outputs 2 x 2 s b f plus their product 2 s b f; dropout mask s b h (GPT
   only); MoE: the MLP part for each of the k experts a token is routed to.
+- MLA (DeepSeek-V2/V3): the layer keeps its latents, not 128 heads' Q, K and V: the
+  down-projection input h, the query latent q_lora, the KV latent kv_lora + d_rope and
+  the attention output H d_v. The up-projected Q, K, V are recomputed in the backward
+  pass ("Recomputation of RMSNorm and MLA Up-Projection", DeepSeek-V3 report section
+  3.2.3); only without any recompute are they kept, 2 H (d_nope + d_rope) + H d_v.
+- FP8 training keeps the routed and shared experts' inputs in FP8 (1 byte) and the
+  SwiGLU inputs only, recomputing its output (DeepSeek-V3 report section 3.3.2,
+  "Low-Precision Storage"; Transformer Engine saves the FP8 copy of a linear input).
 For GPT-3 (f = 4h, a d = h, kv = a) this is 34 s b h + 5 a s^2 b, Korthikanti eq. 2;
 Megatron-LM's estimator uses 18 + 4 f/h (megatron/training/theoretical_memory_usage.py).
 
@@ -44,29 +52,52 @@ def activation_bytes_per_layer(
     tensor: int,
     recompute: str,
     context: int = 1,
+    precision: str = "bf16",
 ) -> float:
     """Bytes one GPU keeps for one layer and one micro-batch (see the module doc)."""
     s, b, h = seq_len, micro_batch, m.hidden_size
     shard = tensor * context
     if recompute == "full":  # only the layer input is kept
         return BYTES_16 * s * b * h / shard
-    return _stored_values_per_token(m) * s * b * BYTES_16 / shard + (
+    values = _stored_values_per_token(m, recompute, precision)
+    return values * s * b * BYTES_16 / shard + (
         _score_bytes(m, s, b) / shard if recompute == "none" else 0.0
     )
 
 
-def _stored_values_per_token(m: ModelArch) -> float:
+def _stored_values_per_token(
+    m: ModelArch, recompute: str = "selective", precision: str = "bf16"
+) -> float:
     """16-bit values per token kept by one layer (the sum in the module doc)."""
     h, f = m.hidden_size, m.ffn_hidden_size
-    q_width, kv_width = m.attention_heads * m.head_dim, m.kv_heads * m.head_dim
     dropout = 0.5 * h if m.arch_style == "gpt" else 0.0  # 1-byte mask
     norms = 2.0 * h
-    attention = h + q_width + 2.0 * kv_width + q_width + dropout
+    attention = attention_values_per_token(m, recompute) + dropout
     if not m.is_moe:
         return norms + attention + h + (3.0 if m.gated_ffn else 2.0) * f + dropout
     width, shared = expert_ffn_width(m)
-    expert = h + (3.0 if m.gated_ffn else 2.0) * width + dropout
+    if precision == "fp8":  # FP8 input copy, SwiGLU output recomputed
+        expert = 0.5 * h + 2.0 * width + dropout
+    else:
+        expert = h + (3.0 if m.gated_ffn else 2.0) * width + dropout
     return norms + attention + ((m.moe_active_experts or 1) + shared) * expert
+
+
+def attention_values_per_token(m: ModelArch, recompute: str = "selective") -> float:
+    """16-bit values per token the attention block keeps (module doc): GQA its input,
+    Q, K, V and output; MLA its latents and output (up-projections recomputed)."""
+    h = m.hidden_size
+    if m.is_mla:
+        rope = m.qk_rope_head_dim or 0
+        nope = m.qk_nope_head_dim or m.head_dim
+        value_width = m.attention_heads * (m.v_head_dim or m.head_dim)
+        latents = (m.q_lora_rank or 0) + (m.kv_lora_rank or 0) + rope
+        kept = h + latents + value_width
+        if recompute == "none":
+            kept += 2.0 * m.attention_heads * (nope + rope) + value_width
+        return kept
+    q_width, kv_width = m.attention_heads * m.head_dim, m.kv_heads * m.head_dim
+    return h + q_width + 2.0 * kv_width + q_width
 
 
 def expert_ffn_width(m: ModelArch) -> tuple[int, int]:

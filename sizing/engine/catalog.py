@@ -182,6 +182,11 @@ class ModelArch:
     linear_attention_layers: int = 0
     linear_state_bytes: int = 0  # one such layer's state of one sequence, bytes
     native_precision: str = "bf16"  # the precision the weights are published in
+    # RoPE scaling the model card validates beyond max_position_embeddings (config.json
+    # rope_scaling: YaRN factor over original_max_position_embeddings; Qwen3 4.0 x 32,768)
+    rope_scaling_type: str | None = None
+    rope_scaling_factor: float | None = None
+    rope_original_context_tokens: int | None = None
     params_b: float | None = None  # published headline figure
     active_params_b: float | None = None
     params_override_b: float | None = None
@@ -196,6 +201,18 @@ class ModelArch:
     def is_mla(self) -> bool:
         """Multi-head latent attention: one compressed KV latent per token and layer."""
         return bool(self.kv_lora_rank)
+
+    @property
+    def context_limit_tokens(self) -> int | None:
+        """The longest context the model allows: max_position_embeddings, or the
+        original window x the RoPE scaling factor when the card validates one (Qwen3:
+        "32,768 tokens ... extended to 131,072 tokens with YaRN", QwenLM/Qwen3 docs,
+        inference/transformers.md, "Enabling Long Context")."""
+        extended = 0
+        if self.rope_scaling_factor and self.rope_original_context_tokens:
+            extended = int(self.rope_scaling_factor * self.rope_original_context_tokens)
+        limit = max(self.max_context_tokens or 0, extended)
+        return limit or None
 
     @property
     def full_attention_layers(self) -> int:

@@ -98,6 +98,7 @@ class Recipe:
     lora_fraction: float | None = None
     grad_accum_fp32: bool = False
     base_precision: str | None = None
+    quant_scope: str = "all"  # the LoRA base's quantised tensor groups
 
     @cached_property
     def states(self) -> StateRecipe:
@@ -107,6 +108,7 @@ class Recipe:
             self.grad_accum_fp32,
             self.lora_fraction,
             self.base_precision,
+            self.quant_scope,
         )
 
 
@@ -143,12 +145,12 @@ def stage_memory(
 ) -> TrainingMemory:
     t, c = layout.tensor, layout.context
     per_layer = activation_bytes_per_layer(
-        m, recipe.seq_len, recipe.micro_batch, t, recipe.recompute, c
+        m, recipe.seq_len, recipe.micro_batch, t, recipe.recompute, c, recipe.precision
     )
     # full recompute rematerialises one layer at a time during the backward pass
     remat = (
         activation_bytes_per_layer(
-            m, recipe.seq_len, recipe.micro_batch, t, "selective", c
+            m, recipe.seq_len, recipe.micro_batch, t, "selective", c, recipe.precision
         )
         if recipe.recompute == "full"
         else 0.0

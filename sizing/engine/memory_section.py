@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from .activations import attention_values_per_token
 from .explain import Explainer, Section
 from .memory import GB
-from .model import kv_cache_bytes_per_token
+from .model import kv_cache_bytes_per_token, quantised_param_share
 from .sized_workload import SizedWorkload
 
 SRC_MEM = "Korthikanti et al. 2022; ZeRO (Rajbhandari et al. 2020); sizing-formulas 3-5"
@@ -61,6 +62,23 @@ def _training_terms(section: Section, sized: SizedWorkload) -> None:
         )
     _activation_terms(section, sized, inputs)
     _not_applicable(section, "kv_cache_gb", "training")
+    m = workload.model
+    section.put(
+        key="attention_values_per_token",
+        value=attention_values_per_token(m, workload.recompute),
+        unit="",
+        formula="MLA: h + q_lora + kv_lora + d_rope + H d_v (up-projections "
+        "recomputed; no recompute: + 2 H (d_nope + d_rope) + H d_v); GQA: h + 2 a d "
+        "+ 2 kv d",
+        inputs={
+            "hidden_size": m.hidden_size,
+            "heads": m.attention_heads,
+            "q_lora_rank": m.q_lora_rank,
+            "kv_lora_rank": m.kv_lora_rank,
+            "recompute": workload.recompute,
+        },
+        source="DeepSeek-V3 report section 3.2.3; Korthikanti et al. 2022, Table 2",
+    )
 
 
 def _activation_terms(section: Section, sized: SizedWorkload, inputs: dict) -> None:
@@ -164,6 +182,37 @@ def _not_applicable(section: Section, key: str, kind: str) -> None:
     )
 
 
+def _model_terms(section: Section, sized: SizedWorkload) -> None:
+    """The tensor groups a 4/8-bit precision quantises, and the context limit."""
+    workload, m = sized.workload, sized.workload.model
+    precision = workload.base_precision or workload.precision
+    scope = workload.quant_scope_for(precision)
+    section.put(
+        key="quantised_params_share",
+        value=quantised_param_share(m, scope),
+        unit="share",
+        formula="parameters in the quantised tensor groups / all parameters (all; "
+        "ffn: FFN and experts; routed_experts)",
+        inputs={"precision": precision, "quant_scope": scope},
+        source="gpt-oss-120b config.json modules_to_not_convert; Kimi-K2-Thinking "
+        "model card (INT4 on the MoE components)",
+    )
+    section.put(
+        key="context_limit_tokens",
+        value=m.context_limit_tokens,
+        unit="tokens",
+        formula="max(max_position_embeddings, original context x RoPE scaling factor)",
+        inputs={
+            "max_position_embeddings": m.max_context_tokens,
+            "rope_scaling": m.rope_scaling_type,
+            "factor": m.rope_scaling_factor,
+            "original_context": m.rope_original_context_tokens,
+        },
+        source="the model's config.json rope_scaling; Qwen3 docs, Enabling Long "
+        "Context (YaRN)",
+    )
+
+
 def memory_section(sized: SizedWorkload, explainer: Explainer) -> dict:
     section = Section(explainer, "memory")
     if sized.training:
@@ -172,6 +221,7 @@ def memory_section(sized: SizedWorkload, explainer: Explainer) -> dict:
     else:
         _inference_terms(section, sized)
         memory = sized.inference.memory  # type: ignore[union-attr]
+    _model_terms(section, sized)
     _totals(section, sized, memory.overhead, memory.total)
     return section.values
 

@@ -194,16 +194,73 @@ def embedding_params(m: ModelArch) -> int:
     return m.vocab_size * m.hidden_size
 
 
-def weight_bytes(m: ModelArch, precision: str) -> float:
-    """Bytes of all weights: params x bytes(precision); FP4 formats quantise the FFN and
-    expert weights only, the rest stays 16-bit (gpt-oss MXFP4 layout)."""
+# Which tensor groups a quantised checkpoint stores at its precision; the rest is 16-bit.
+QUANT_SCOPES = ("all", "ffn", "routed_experts")
+QUANTISED_BELOW_8_BIT = ("int4", *FP4_PRECISIONS)
+
+
+def default_quant_scope(m: ModelArch, precision: str) -> str:
+    """What published checkpoints quantise at this precision:
+    - FP4 (MXFP4/NVFP4): the FFN and expert weights; attention, router, embeddings and
+      head stay 16-bit (openai/gpt-oss-120b config.json ``modules_to_not_convert``);
+    - INT4 on an MoE: the routed experts only; attention, shared experts and the dense
+      layers stay BF16 (moonshotai/Kimi-K2-Thinking model card: "INT4 weight-only
+      quantization to the MoE components"; the routed experts are 98 % of the weights);
+    - otherwise every weight (FP8 checkpoints such as DeepSeek-V3's quantise all linear
+      layers; 8-bit and dense INT4 as GPTQ/AWQ: all linear layers)."""
+    if precision in FP4_PRECISIONS:
+        return "ffn"
+    if precision == "int4" and m.is_moe:
+        return "routed_experts"
+    return "all"
+
+
+@dataclass(frozen=True)
+class RoleBytes:
+    """Bytes per parameter of each tensor group under a quantisation scope."""
+
+    other: float  # attention, norms, routers, embeddings, head
+    dense_ffn: float
+    shared_experts: float
+    routed: float
+
+
+def role_bytes(precision: str, scope: str) -> RoleBytes:
+    value = BYTES_PER_VALUE[precision]
+    if scope == "all" or precision not in (*QUANTISED_BELOW_8_BIT, "fp8", "int8"):
+        return RoleBytes(value, value, value, value)
+    rest = FP4_UNQUANTISED_BYTES
+    if scope == "ffn":
+        return RoleBytes(rest, value, value, value)
+    return RoleBytes(rest, rest, rest, value)
+
+
+def quantised_param_share(m: ModelArch, scope: str) -> float:
+    """Share of all parameters in the tensor groups the scope quantises."""
+    if scope == "all":
+        return 1.0
+    b = param_breakdown(m)
+    quantised = b.routed if scope == "routed_experts" else b.ffn
+    return quantised * override_scale(m)[0] / param_counts(m)[0]
+
+
+def weight_bytes(m: ModelArch, precision: str, scope: str | None = None) -> float:
+    """Bytes of all weights: each tensor group at its bytes under the quantisation
+    scope (``default_quant_scope`` when none is given)."""
     total, _ = param_counts(m)
-    if precision not in FP4_PRECISIONS:
+    scope = scope or default_quant_scope(m, precision)
+    if scope == "all":
         return total * BYTES_PER_VALUE[precision]
-    breakdown = param_breakdown(m)
+    b = param_breakdown(m)
     scale = override_scale(m)[0]
-    ffn = breakdown.ffn * scale
-    return ffn * BYTES_PER_VALUE[precision] + (total - ffn) * FP4_UNQUANTISED_BYTES
+    per = role_bytes(precision, scope)
+    quantised = (
+        b.dense_ffn * per.dense_ffn
+        + b.shared_experts * per.shared_experts
+        + b.routed * per.routed
+    ) * scale
+    ffn = b.ffn * scale
+    return quantised + (total - ffn) * per.other
 
 
 def kv_cache_bytes_per_token(m: ModelArch, kv_precision: str = "bf16") -> float:
@@ -221,8 +278,24 @@ def kv_cache_bytes_per_token(m: ModelArch, kv_precision: str = "bf16") -> float:
 
 
 def attention_flops_per_token(m: ModelArch, seq_len: int) -> float:
-    """12 x L x s x (heads x head_dim) per trained token: PaLM (Chowdhery et al. 2022), App. B."""
-    return 12.0 * m.layers * seq_len * m.attention_heads * m.head_dim
+    """12 x s x (heads x head_dim) per layer and trained token (PaLM, Chowdhery et al.
+    2022, App. B), summed over the layers by the span each attends to.
+
+    The PaLM count takes every token over all s positions (twice the causal average
+    s/2). Keeping that convention, a sliding-window layer (gpt-oss, Gemma) attends to
+    at most its w latest tokens, on average w when s >> w, so it counts min(s, 2w); a
+    chunked layer (Llama 4 ``attention_chunk_size`` c) attends within its chunk, on
+    average c/2, so it counts min(s, c); a linear-attention / state-space layer has no
+    s-long score matrix (its state update is linear in s and is left out, like norms).
+    """
+    local = min(m.sliding_window_layers, m.layers) if m.sliding_window_tokens else 0
+    full = max(0, m.layers - local - m.linear_attention_layers)
+    span = full * float(seq_len)
+    if local:
+        window = m.sliding_window_tokens or seq_len
+        reach = window if m.local_attention == "chunked" else 2 * window
+        span += local * float(min(seq_len, reach))
+    return 12.0 * span * m.attention_heads * m.head_dim
 
 
 def training_flops_per_token(

@@ -168,6 +168,12 @@ def _model_options(data: dict, path: str) -> dict[str, Any]:
             data, "qk_rope_head_dim", path, integer=True, allow_zero=True
         ),
     }
+    options["rope_scaling_factor"] = read_number(
+        data, "rope_scaling_factor", path, maximum=1024
+    )
+    options["rope_original_context_tokens"] = read_number(
+        data, "rope_original_context_tokens", path, integer=True
+    )
     for name in MODEL_DETAILS:
         options[name] = read_number(data, name, path, integer=True)
     for name in MODEL_DETAIL_COUNTS:

@@ -57,6 +57,7 @@ class StateRecipe:
     grad_accum_fp32: bool
     lora_fraction: float | None  # trainable share of all parameters (None = full)
     base_precision: str | None = None  # frozen LoRA base (int4 = QLoRA); None = 16-bit
+    quant_scope: str = "all"  # which tensor groups of the base are quantised
 
 
 @lru_cache(maxsize=64)
@@ -205,22 +206,53 @@ def _frozen_weight_bytes(
     base = recipe.base_precision
     if recipe.lora_fraction is None or base is None or base in ("bf16", "fp16"):
         return bytes_16 * params.total
+    if recipe.quant_scope == "routed_experts":  # INT4 MoE checkpoints (Kimi K2)
+        return BYTES_PER_VALUE[base] * params.expert + 2.0 * params.dense
     sixteen_bit = params.embeddings + params.norms
     linear = params.total - sixteen_bit
     return BYTES_PER_VALUE[base] * linear + 2.0 * sixteen_bit
 
 
-def lora_adapter_params(m: ModelArch, rank: int) -> float:
-    """r (d_in + d_out) per adapted matrix, on every linear layer of every block (as
-    QLoRA adapts them): q, k, v, o and the FFN's two or three matrices (per expert)."""
-    h, f = m.hidden_size, m.ffn_hidden_size
+# Which linear layers get LoRA adapters. "all_linear": every projection of every block
+# (PEFT target_modules="all-linear"; Unsloth's q/k/v/o/gate/up/down, which on an MoE
+# match every expert's projections; the router is not adapted, "Router-layer
+# fine-tuning is disabled by default", Unsloth Qwen3 MoE guide); "no_routed_experts":
+# attention, shared experts and dense FFNs, the routed experts frozen; "attention":
+# q, k, v, o only (Hu et al. 2021, LoRA, section 7.1 adapts W_q and W_v).
+LORA_TARGETS = ("all_linear", "no_routed_experts", "attention")
+
+
+def _attention_adapter_widths(m: ModelArch) -> int:
+    """Sum of d_in + d_out over a block's attention projections (GQA or MLA)."""
+    h = m.hidden_size
+    if m.is_mla:
+        heads, rope = m.attention_heads, m.qk_rope_head_dim or 0
+        nope = m.qk_nope_head_dim or m.head_dim
+        value = m.v_head_dim or m.head_dim
+        q_lora, kv_lora = m.q_lora_rank or 0, m.kv_lora_rank or 0
+        query = (h + q_lora) + (q_lora + heads * (nope + rope)) if q_lora else 0
+        query = query or h + heads * (nope + rope)
+        kv = (h + kv_lora + rope) + (kv_lora + heads * (nope + value))
+        return query + kv + (heads * value + h)
     q_width, kv_width = m.attention_heads * m.head_dim, m.kv_heads * m.head_dim
-    attention = 2 * (h + q_width) + 2 * (h + kv_width)
-    if m.is_moe:
-        width, shared = expert_ffn_width(m)
-        f = width
-        copies = m.moe_experts + shared
-    else:
-        copies = 1
-    ffn = (3 if m.gated_ffn else 2) * (h + f) * copies
-    return float(rank * (attention + ffn) * m.layers)
+    return 2 * (h + q_width) + 2 * (h + kv_width)
+
+
+def lora_adapter_params(m: ModelArch, rank: int, targets: str = "all_linear") -> float:
+    """r (d_in + d_out) per adapted matrix (Hu et al. 2021): attention projections,
+    the dense layers' FFN, and per MoE layer the shared and (``all_linear``) every
+    routed expert's two or three matrices."""
+    h = m.hidden_size
+    matrices = 3 if m.gated_ffn else 2
+    per_block = _attention_adapter_widths(m)
+    total = per_block * m.layers
+    if targets == "attention":
+        return float(rank * total)
+    moe_layers = m.moe_layers
+    width, shared = expert_ffn_width(m) if m.is_moe else (m.ffn_hidden_size, 0)
+    expert = matrices * (h + width)
+    total += (m.layers - moe_layers) * matrices * (h + m.ffn_hidden_size)
+    routed = (m.moe_experts or 0) if targets == "all_linear" else 0
+    copies = shared + routed
+    total += moe_layers * copies * expert
+    return float(rank * total)

@@ -218,9 +218,10 @@ def _per_layer_activations(
     """(bytes per layer per micro-batch, the one rematerialised layer of full
     recompute)."""
     args = (m, recipe.seq_len, recipe.micro_batch, tensor)
-    per_layer = activation_bytes_per_layer(*args, recipe.recompute, context)
+    precision = recipe.precision
+    per_layer = activation_bytes_per_layer(*args, recipe.recompute, context, precision)
     remat = (
-        activation_bytes_per_layer(*args, "selective", context)
+        activation_bytes_per_layer(*args, "selective", context, precision)
         if recipe.recompute == "full"
         else 0.0
     )

@@ -4,7 +4,7 @@ each value with the formula and source behind it (serving: ``serving_section``).
 from __future__ import annotations
 
 from .explain import Explainer, Section
-from .model import param_counts
+from .model import attention_flops_per_token, param_counts
 from .serving_section import serving_parallelism
 from .sized_workload import SizedWorkload
 
@@ -57,10 +57,47 @@ def training_section(sized: SizedWorkload, explainer: Explainer) -> dict:
         inputs={"recompute": workload.recompute},
         source="Korthikanti et al. 2022, section 5",
     )
+    _attention_and_lora(section, sized)
     _efficiency(section, sized)
     _training_time(section, sized)
     _fit(section, sized)
     return section.values
+
+
+def _attention_and_lora(section: Section, sized: SizedWorkload) -> None:
+    """The attention FLOPs by each layer's span, and the LoRA adapters' share."""
+    workload = sized.workload
+    m = workload.model
+    local = m.sliding_window_layers if m.sliding_window_tokens else 0
+    section.put(
+        key="attention_flops_per_token",
+        value=attention_flops_per_token(m, workload.seq_len),
+        unit="FLOP",
+        formula="12 x (L_full s + L_sliding min(s, 2w) + L_chunked min(s, c)) x H Q; "
+        "linear-attention layers 0",
+        inputs={
+            "seq_len": workload.seq_len,
+            "layers": m.layers,
+            "local_layers": local,
+            "window": m.sliding_window_tokens,
+            "local_attention": m.local_attention,
+            "linear_attention_layers": m.linear_attention_layers,
+        },
+        source="PaLM (Chowdhery et al. 2022) App. B; gpt-oss and Llama 4 config.json "
+        "(sliding_window, attention_chunk_size)",
+    )
+    if not workload.is_lora:
+        return
+    section.put(
+        key="lora_trainable_share",
+        value=workload.lora_trainable_fraction,
+        unit="share",
+        formula="r x sum of (d_in + d_out) over the adapted matrices / parameters "
+        "(targets: all_linear, no_routed_experts, attention)",
+        inputs={"lora_rank": workload.lora_rank, "lora_targets": workload.lora_targets},
+        source="Hu et al. 2021 (LoRA); PEFT target_modules all-linear; Unsloth MoE "
+        "guide (router not adapted)",
+    )
 
 
 def _efficiency(section: Section, sized: SizedWorkload) -> None:

@@ -19,11 +19,11 @@ from .catalog import FP4_PRECISIONS, Accelerator, ModelArch
 from .errors import SizingInputError
 from .memory import serving_memory_budget
 from .model import (
-    BYTES_PER_VALUE,
-    FP4_UNQUANTISED_BYTES,
+    default_quant_scope,
     override_scale,
     param_breakdown,
     param_counts,
+    role_bytes,
 )
 from .workload import Workload
 
@@ -70,19 +70,19 @@ class WeightRoles:
         return ffn + self.attention + self.embedding + self.head
 
 
-def weight_roles(m: ModelArch, precision: str) -> WeightRoles:
-    """FP4 formats quantise the FFN/expert weights only (gpt-oss MXFP4 layout)."""
+def weight_roles(m: ModelArch, precision: str, scope: str | None = None) -> WeightRoles:
+    """Each tensor group at its bytes under the quantisation scope
+    (``model.default_quant_scope``: FP4 the FFN/expert weights, gpt-oss MXFP4; INT4 on
+    an MoE the routed experts, Kimi K2)."""
     breakdown = param_breakdown(m)
     scale = override_scale(m)[0]
-    value_bytes = BYTES_PER_VALUE[precision]
-    ffn_bytes = value_bytes * scale
-    fp4 = precision in FP4_PRECISIONS
-    other_bytes = (FP4_UNQUANTISED_BYTES if fp4 else value_bytes) * scale
+    per = role_bytes(precision, scope or default_quant_scope(m, precision))
+    other_bytes = per.other * scale
     return WeightRoles(
         attention=(breakdown.attention + breakdown.other) * other_bytes,
-        dense_ffn=breakdown.dense_ffn * ffn_bytes,
-        shared_experts=breakdown.shared_experts * ffn_bytes,
-        routed_expert=breakdown.routed_expert * ffn_bytes,
+        dense_ffn=breakdown.dense_ffn * per.dense_ffn * scale,
+        shared_experts=breakdown.shared_experts * per.shared_experts * scale,
+        routed_expert=breakdown.routed_expert * per.routed * scale,
         moe_layers=breakdown.moe_layers,
         experts=breakdown.experts,
         active_experts=breakdown.active_experts,
@@ -166,7 +166,7 @@ def serving_needs(w: Workload) -> ServingNeeds:
         kv_precision=kv,
         context_tokens=context,
         output_tokens=output,
-        weights=weight_roles(m, w.precision),
+        weights=weight_roles(m, w.precision, w.quant_scope),
         attention_params=attention_params,
         ffn_active_params=compute_params - attention_params,
         routed_active_params=routed_active,

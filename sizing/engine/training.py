@@ -220,6 +220,7 @@ def recipe_of(w: Workload) -> Recipe:
         lora_fraction=w.lora_trainable_fraction,
         grad_accum_fp32=w.grad_accum_fp32,
         base_precision=w.base_precision,
+        quant_scope=w.quant_scope_for(w.base_precision) if w.base_precision else "all",
     )
 
 

@@ -13,7 +13,7 @@ from .catalog import ModelArch
 from .errors import SizingInputError
 from .fields import read_bool, read_choice, read_number
 from .model import param_counts
-from .model_states import lora_adapter_params
+from .model_states import LORA_TARGETS, lora_adapter_params
 
 TRAINING_PRECISIONS = ("bf16", "fp16", "fp8", "fp32")
 # Frozen LoRA base weights may be 8- or 4-bit (QLoRA, Dettmers et al. 2023): given as
@@ -99,13 +99,15 @@ def lora_values(
             field=f"{path}.precision",
             code="quantised_needs_lora",
         )
+    targets = read_choice(data, "lora_targets", path, LORA_TARGETS, "all_linear")
     if rank is not None:
         total, _ = param_counts(model)
-        fraction = min(lora_adapter_params(model, rank) / total, 1.0)
+        fraction = min(lora_adapter_params(model, rank, targets) / total, 1.0)
     return precision, {
         "lora_trainable_fraction": fraction,
         "lora_rank": rank,
         "base_precision": base,
+        "lora_targets": targets,
     }
 
 

@@ -21,6 +21,7 @@ from .fields import (
     require,
 )
 from .memory import DEFAULT_GPU_MEMORY_FRACTION
+from .model import QUANT_SCOPES, default_quant_scope
 from .model_input import model_from_dict
 from .training_input import (
     DEFAULT_GLOBAL_BATCH_TOKENS,
@@ -57,6 +58,11 @@ class Workload:
     base_precision: str | None = (
         None  # frozen LoRA base (int4 = QLoRA); None = precision
     )
+    # which LoRA targets get adapters (training_input.LORA_TARGETS)
+    lora_targets: str = "all_linear"
+    # tensor groups a 4/8-bit precision quantises (model.QUANT_SCOPES); None: what
+    # published checkpoints do (model.default_quant_scope)
+    quant_scope: str | None = None
     recompute: str = "selective"
     micro_batch: int = 1
     global_batch_tokens: int = DEFAULT_GLOBAL_BATCH_TOKENS
@@ -89,6 +95,9 @@ class Workload:
     @property
     def is_lora(self) -> bool:
         return self.kind == "fine_tuning" and self.lora_trainable_fraction is not None
+
+    def quant_scope_for(self, precision: str) -> str:
+        return self.quant_scope or default_quant_scope(self.model, precision)
 
 
 @dataclass(frozen=True)
@@ -144,7 +153,7 @@ def workload_from_dict(data: Any, catalog: Catalog) -> Workload:
     if data.get("precision") is not None:
         source = "requested"
     seq_len = read_number(data, "seq_len", path, integer=True)
-    limit = model.max_context_tokens
+    limit = model.context_limit_tokens
     if training:
         seq_len, values = training_values(data, path, seq_len, limit)
         precision, lora = lora_values(data, path, kind, model, precision)
@@ -152,6 +161,7 @@ def workload_from_dict(data: Any, catalog: Catalog) -> Workload:
     else:
         seq_len, values = _inference_values(data, path, seq_len, limit)
     values.update(read_numbers(data, path, STORAGE_FIELDS))
+    values["quant_scope"] = read_choice(data, "quant_scope", path, QUANT_SCOPES, None)
     return Workload(
         kind=kind,
         model=model,

@@ -260,6 +260,16 @@ class ModelPreset(CatalogRow):
     native_precision = models.CharField(
         _("published weight precision"), max_length=10, default="bf16"
     )
+    # config.json rope_scaling the model card validates (engine.catalog.ModelArch)
+    rope_scaling_type = models.CharField(
+        _("RoPE scaling"), max_length=20, blank=True, default=""
+    )
+    rope_scaling_factor = models.FloatField(
+        _("RoPE scaling factor"), null=True, blank=True
+    )
+    rope_original_context_tokens = models.PositiveIntegerField(
+        _("context before RoPE scaling (tokens)"), null=True, blank=True
+    )
 
     class Meta(CatalogRow.Meta):
         verbose_name = _("model preset")

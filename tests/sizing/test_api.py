@@ -82,6 +82,30 @@ def test_estimate_works_for_a_token_client(api_for, it_lead, catalog):
             "workload.model.preset",
         ),
         ({"accelerator": "h100-sxm-80gb"}, "workload"),
+        (
+            {
+                "workload": {
+                    "kind": "inference",
+                    "model": {"preset": "kimi-k2"},
+                    "precision": "int4",
+                    "quant_scope": "attention_only",
+                }
+            },
+            "workload.quant_scope",
+        ),
+        (
+            {
+                "workload": {
+                    "kind": "fine_tuning",
+                    "model": {"preset": "qwen3-30b-a3b"},
+                    "tokens_b": 0.1,
+                    "gpu_count": 8,
+                    "lora_rank": 16,
+                    "lora_targets": "router",
+                }
+            },
+            "workload.lora_targets",
+        ),
     ],
 )
 def test_estimate_bad_input_is_400_naming_the_field(client, catalog, body, field):

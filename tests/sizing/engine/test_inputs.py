@@ -186,3 +186,34 @@ def test_custom_model_params_b_overrides_the_derived_count(catalog, make):
     r = estimate(w, catalog, "h100-sxm-80gb")
     # 7e9 x 2 B = 14 GB of weights on one GPU
     assert r.memory["weights_gb"] == pytest.approx(14.0)
+
+
+@pytest.mark.parametrize("kind", ["inference", "fine_tuning"])
+def test_qwen3_is_allowed_131072_tokens_with_yarn(make, kind):
+    # Qwen3-8B card / QwenLM Qwen3 docs ("Enabling Long Context"): 32,768 tokens
+    # natively, 131,072 with YaRN (rope_scaling factor 4.0 x 32,768); config.json's
+    # max_position_embeddings is 40,960.
+    body = dict(kind=kind, model={"preset": "qwen3-8b"})
+    if kind == "inference":
+        body.update(context_tokens=128_000, output_tokens=3_072)
+    else:
+        body.update(seq_len=131_072, tokens_b=0.1, lora_rank=16, gpu_count=8)
+    w = make(**body)
+    assert w.model.context_limit_tokens == 131_072
+
+
+def test_qwen3_beyond_its_yarn_limit_is_refused(make):
+    with pytest.raises(SizingInputError) as err:
+        make(
+            kind="inference",
+            model={"preset": "qwen3-8b"},
+            context_tokens=131_072,
+            output_tokens=1,
+        )
+    assert err.value.params["limit"] == 131_072
+
+
+def test_a_model_without_rope_scaling_keeps_its_max_position(make):
+    # Qwen3-0.6B's card gives 32,768 tokens and no YaRN: config.json's 40,960 holds
+    with pytest.raises(SizingInputError):
+        make(kind="inference", model={"preset": "qwen3-0.6b"}, context_tokens=65_536)

@@ -165,3 +165,50 @@ def test_when_nothing_fits_the_plan_says_so_and_lists_what_would(catalog, make):
 def test_a_plan_that_fits_lists_no_remedies(catalog, make):
     r = estimate(make(**META_405B), catalog, "h100-sxm-80gb")
     assert r.training["fit_remedies"] == []
+
+
+DEEPSEEK_V3 = dict(
+    kind="training",
+    model={"preset": "deepseek-v3"},
+    tokens_b=14800,
+    gpu_count=2048,
+    seq_len=4096,
+    global_batch_tokens=15360 * 4096,
+    precision="fp8",
+)
+
+
+def test_mla_keeps_its_latents_not_128_full_heads(catalog, make):
+    # DeepSeek-V3 report section 3.2.3: RMSNorm and the MLA up-projections are
+    # recomputed, so a layer keeps h + q_lora + (kv_lora + d_rope) + H d_v values per
+    # token: 7,168 + 1,536 + 576 + 128 x 128 = 25,664 (not 128 heads' Q, K and V).
+    from sizing.engine.activations import attention_values_per_token
+
+    m = make(**DEEPSEEK_V3).model
+    assert attention_values_per_token(m) == 7168 + 1536 + 512 + 64 + 128 * 128
+    # without recompute Q and K (192 wide per head) and V are kept as well
+    assert attention_values_per_token(m, "none") == 25664 + 2 * 128 * 192 + 128 * 128
+
+
+def test_deepseek_v3_published_layout_fits_on_2048_h800(catalog, make):
+    # DeepSeek-V3 report section 3.2: 2,048 H800, 16-way pipeline (DualPipe), 64-way
+    # expert parallelism over 8 nodes, ZeRO-1 data parallelism, no tensor parallelism;
+    # FP8 with MoE inputs cached in FP8 (section 3.3.2). The busiest stage holds
+    # 4 layers x 15 micro-batches in flight. Per layer and token: norms 2 x 7,168 +
+    # MLA 25,664 + (8 routed + 1 shared) x (7,168 / 2 FP8 input + 2 x 2,048 SwiGLU
+    # inputs) = 109,120 values x 2 B x 4,096 tokens = 0.894 GB; x 60 = 53.6 GB.
+    job = _job(catalog, make, DEEPSEEK_V3, "h800-sxm-80gb")
+    choice = evaluate(job, Layout(1, 16, 128, 1, 1, 64))
+    assert choice.fits
+    assert choice.memory.total / GB == pytest.approx(73.2, abs=0.5)
+    assert choice.memory.activations / GB == pytest.approx(53.6, abs=0.5)
+
+
+def test_the_layout_search_tries_expert_parallelism_up_to_the_published_ep64(
+    catalog, make
+):
+    from sizing.engine.parallelism import candidate_layouts
+
+    job = _job(catalog, make, DEEPSEEK_V3, "h800-sxm-80gb")
+    shapes = {(x.tensor, x.pipeline, x.expert) for x in candidate_layouts(job)}
+    assert (1, 16, 64) in shapes

@@ -161,3 +161,25 @@ def test_chosen_layout_fits_with_headroom_and_multiplies_to_gpu_count(catalog, m
     assert p["tensor"] * p["context"] * p["pipeline"] * p["data"] == 512
     assert p["tensor"] <= 8
     assert r.memory["per_gpu_gb"] <= 0.9 * 80
+
+
+@pytest.mark.parametrize(
+    "preset, seq_len, expected",
+    [
+        # gpt-oss-120b config.json: 36 layers, every other one slides over 128 tokens,
+        # 64 heads x 64: 12 x (18 x 8,192 + 18 x min(8,192, 2 x 128)) x 4,096
+        ("gpt-oss-120b", 8192, 12 * (18 * 8192 + 18 * 256) * 64 * 64),
+        # Llama 4 Scout: 36 of 48 layers attend within 8,192-token chunks, 40 x 128
+        ("llama-4-scout", 32768, 12 * (12 * 32768 + 36 * 8192) * 40 * 128),
+        # below the window nothing changes: 12 x 48 x 4,096 x 40 x 128
+        ("llama-4-scout", 4096, 12 * 48 * 4096 * 40 * 128),
+        # Qwen3-Next: 36 of 48 layers are Gated DeltaNet (no s x s scores), 16 x 256
+        ("qwen3-next-80b-a3b", 4096, 12 * 12 * 4096 * 16 * 256),
+    ],
+)
+def test_training_attention_flops_follow_each_layers_span(
+    catalog, preset, seq_len, expected
+):
+    from sizing.engine.model import attention_flops_per_token
+
+    assert attention_flops_per_token(catalog.presets[preset], seq_len) == expected
