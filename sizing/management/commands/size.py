@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from sizing import services
 from sizing.engine import SizingInputError
+from sizing.messages import labelled_result
 
 
 class Command(BaseCommand):
@@ -28,4 +29,6 @@ class Command(BaseCommand):
             result = services.estimate_from_body(body)
         except SizingInputError as exc:
             raise CommandError(f"{exc.field}: {exc.message}") from exc
-        self.stdout.write(json.dumps(result, ensure_ascii=False, indent=2))
+        self.stdout.write(
+            json.dumps(labelled_result(result), ensure_ascii=False, indent=2)
+        )
