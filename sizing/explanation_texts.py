@@ -225,12 +225,23 @@ FORMULA_WORDS: dict[str, Any] = {
     "cost.capex_usd": _("GPUs × price per GPU"),
     "cost.energy_usd": _("Energy per year × years × electricity price"),
     "cost.total_usd": _("GPU capex + energy cost"),
-    "inference.ttft_ms": _("Prefill of one request + one decode step"),
+    "inference.ttft_ms": _(
+        "Queue wait (M/D/1) + prefill of one request + one decode step of the running batch per prefill chunk"
+    ),
+    "inference.layer_overhead_ms": _(
+        "Layers × 40 µs: the fixed time of a decode step's kernel boundaries, whatever the batch"
+    ),
+    "inference.concurrency_per_replica": _(
+        "Concurrent requests ÷ replicas of the GPU count given, rounded up"
+    ),
+    "inference.gpus_needed": _(
+        "The fewest GPUs that carry the load within the targets (0: no count does)"
+    ),
     "inference.tpot_ms": _(
         "Decode step + the batch's prefill work spread over the output tokens"
     ),
     "inference.decode_step_ms": _(
-        "Per pipeline stage, the larger of compute at half the peak and bytes read ÷ 70 % of the memory bandwidth, plus the collectives"
+        "Per pipeline stage, the larger of compute at half the peak and bytes read ÷ 70 % of the memory bandwidth, plus the collectives, plus a fixed overhead per layer"
     ),
     "inference.prefill_ms": _(
         "2 × parameters × context tokens plus the attention core, at half the peak, split over the GPUs, plus the collectives"

@@ -192,7 +192,7 @@ def storage_below_checkpoint_need(facts: RuleInputs) -> Bottleneck | None:
 
 def latency_target_unmet(facts: RuleInputs) -> Bottleneck | None:
     plan = facts.sized.inference
-    if not plan or plan.meets_latency:
+    if not plan or plan.single_request_meets:
         return None
     return Bottleneck(
         "latency_target_unmet",
@@ -220,6 +220,23 @@ def throughput_below_target(facts: RuleInputs) -> Bottleneck | None:
         plan.requests_per_second,
         plan.required_rps,
         "requests/s",
+    )
+
+
+def gpu_count_below_load(facts: RuleInputs) -> Bottleneck | None:
+    """A GPU count given that cannot carry the concurrent requests within the
+    targets: the count is kept (never changed silently) and the count needed said
+    (0 when no count of this accelerator meets the targets)."""
+    plan, workload = facts.sized.inference, facts.sized.workload
+    if not (plan and workload.gpu_count and not plan.meets_load):
+        return None
+    return Bottleneck(
+        "gpu_count_below_load",
+        "error",
+        "the GPU count given does not carry the load within the targets",
+        plan.gpus,
+        plan.gpus_needed or 0,
+        "GPUs",
     )
 
 
@@ -323,6 +340,7 @@ RULES: tuple[Callable[[RuleInputs], Bottleneck | None], ...] = (
     storage_below_checkpoint_need,
     latency_target_unmet,
     throughput_below_target,
+    gpu_count_below_load,
     expert_parallel_over_network,
     rack_power_above_site_limit,
     liquid_cooling_required,

@@ -59,13 +59,37 @@ class InferencePlan:
     experts_touched: float = 0.0  # per MoE layer and decode step, at the plan's batch
     max_batch_by_memory: int = 0
     layouts_searched: int = 0
+    # With a GPU count given: the concurrency each replica carries (the load split
+    # over the replicas), and the GPUs the load needs when the count given misses it.
+    concurrency_per_replica: int | None = None
+    gpus_needed: int | None = None
+    single_request_meets: bool = True  # one request alone meets the targets
+
+    @property
+    def meets_load(self) -> bool:
+        """Fits, meets the targets and carries its share of the concurrent requests."""
+        share = self.concurrency_per_replica
+        served = share is None or self.batch_per_replica >= share
+        return self.fits and self.meets_latency and served
 
 
-def _batch_cap(max_batch: int, needs: ServingNeeds) -> int:
+def _batch_cap(max_batch: int, needs: ServingNeeds, share: int | None = None) -> int:
     cap = max(1, min(max_batch, MAX_BATCH))
     if needs.required_concurrency and not needs.required_rps:
-        cap = min(cap, needs.required_concurrency)  # no need to batch beyond it
+        cap = min(cap, share or needs.required_concurrency)  # no need to batch beyond
     return cap
+
+
+def _given_replicas(w: Workload, layout: ServingLayout) -> int:
+    return max(1, (w.gpu_count or 0) // layout.gpus)
+
+
+def _concurrency_share(w: Workload, needs: ServingNeeds, layout: ServingLayout):
+    """With a GPU count given, each of its replicas carries concurrency / replicas
+    (2 replicas at 64 requests run 32 each); None without a count or a concurrency."""
+    if not (w.gpu_count and needs.required_concurrency):
+        return None
+    return math.ceil(needs.required_concurrency / _given_replicas(w, layout))
 
 
 def _largest_batch(cost: LayoutCost, batch_cap: int) -> tuple[bool, int]:
@@ -89,7 +113,7 @@ def _replicas(
     """The buyer's GPU count, else enough replicas for the load at SERVING_UTILISATION
     and for the concurrent requests."""
     if w.gpu_count:
-        return max(1, w.gpu_count // layout.gpus)
+        return _given_replicas(w, layout)
     replicas = 1
     if needs.required_rps:
         replicas = max(
@@ -103,7 +127,14 @@ def _replicas(
 def _plan_layout(w: Workload, cost: LayoutCost) -> InferencePlan:
     needs, layout = cost.needs, cost.layout
     max_batch = cost.max_batch()
-    meets, batch = _largest_batch(cost, _batch_cap(max_batch, needs))
+    share = _concurrency_share(w, needs, layout)
+    meets, batch = _largest_batch(cost, _batch_cap(max_batch, needs, share))
+    single_meets = meets
+    if share and batch < share and max_batch >= 1:
+        # the count given cannot hold its share within the targets: report the
+        # latency at the share (at most what memory holds), not at a smaller batch
+        batch = max(1, min(share, max_batch))
+        meets = cost.within_targets(batch)
     tpot_s = cost.tpot_s(batch)
     rps_per_replica = batch / (needs.output_tokens * tpot_s)
     replicas = _replicas(w, needs, layout, batch, rps_per_replica)
@@ -141,6 +172,8 @@ def _plan_layout(w: Workload, cost: LayoutCost) -> InferencePlan:
             weights.experts, weights.active_experts, micro_batch
         ),
         max_batch_by_memory=max_batch,
+        concurrency_per_replica=share,
+        single_request_meets=single_meets,
     )
 
 
@@ -166,8 +199,7 @@ def _cannot_win(layout: ServingLayout, best: InferencePlan | None, w: Workload) 
     with more GPUs per replica than its total cannot need fewer."""
     if best is None or not (best.fits and best.meets_latency):
         return False
-    limit = w.gpu_count or best.gpus
-    return layout.gpus > limit
+    return layout.gpus > best.gpus
 
 
 def _needs_more_gpus(cost: LayoutCost, best: InferencePlan | None, w: Workload) -> bool:
@@ -200,7 +232,7 @@ def plan_inference(
     best: InferencePlan | None = None
     searched = 0
     for layout in candidate_layouts(w.model, server.gpus_per_node):
-        if _cannot_win(layout, best, w):
+        if _cannot_win(layout, best, w) or _beyond_count(layout, best, w):
             break
         cost = LayoutCost(w.model, fabric, needs, rates, layout)
         if _needs_more_gpus(cost, best, w):
@@ -210,4 +242,24 @@ def plan_inference(
         if best is None or _preference(plan, w) < _preference(best, w):
             best = plan
     assert best is not None
-    return replace(best, layouts_searched=searched)
+    best = replace(best, layouts_searched=searched)
+    if w.gpu_count and not best.meets_load:
+        best = replace(best, gpus_needed=_gpus_needed(acc, server, fabric, w))
+    return best
+
+
+def _beyond_count(
+    layout: ServingLayout, best: InferencePlan | None, w: Workload
+) -> bool:
+    """A GPU count given is kept: no replica larger than it is searched (the
+    smallest layout is, when even it is larger, so that a plan exists to report)."""
+    return bool(w.gpu_count and best is not None and layout.gpus > w.gpu_count)
+
+
+def _gpus_needed(
+    acc: Accelerator, server: ServerPlatform, fabric: Fabric, w: Workload
+) -> int | None:
+    """The GPUs the same load needs when the engine chooses the count; None when no
+    count meets it."""
+    plan = plan_inference(acc, server, fabric, replace(w, gpu_count=None))
+    return plan.gpus if plan.meets_load else None

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from .catalog import ModelArch
 from .memory import FRAGMENTATION_SHARE, RUNTIME_CONTEXT_BYTES, InferenceMemory
 from .parallelism import COLLECTIVE_EFFICIENCY, Fabric
+from .serving_latency import layer_overhead_s, prefill_chunks, ttft_at_batch_s
 from .serving_layout import ServingLayout
 from .serving_needs import DeviceRates, ServingNeeds
 
@@ -248,12 +249,14 @@ class LayoutCost:
         return gemm_s + attention_s + self.stage_collective.seconds(tokens, rank_tokens)
 
     def decode_step_s(self, batch: int) -> float:
-        """p stages, each on its micro-batch of batch / p, plus the stage hops."""
+        """p stages, each on its micro-batch of batch / p, plus the stage hops and the
+        per-layer fixed overhead (serving_latency)."""
         step = self._steps.get(batch)
         if step is None:
             pipeline = self.layout.pipeline
             stage = self.stage_s(math.ceil(batch / pipeline))
             step = pipeline * stage + (pipeline - 1) * PIPELINE_HOP_S
+            step += layer_overhead_s(self.m.layers)
             self._steps[batch] = step
         return step
 
@@ -265,7 +268,17 @@ class LayoutCost:
         )
 
     def ttft_s(self, batch: int) -> float:
-        return self.prefill_latency_s + self.decode_step_s(batch)
+        """A request joining ``batch`` running ones: queueing, its prefill chunks and
+        the decode steps they share (serving_latency)."""
+        needs = self.needs
+        return ttft_at_batch_s(
+            prefill_s=self.prefill_latency_s,
+            prefill_work_s=self.prefill_work_s,
+            decode_step_s=self.decode_step_s(batch),
+            chunks=prefill_chunks(needs.context_tokens, needs.prefill_chunk_tokens),
+            batch=batch,
+            request_s=self.prefill_latency_s + needs.output_tokens * self.tpot_s(batch),
+        )
 
     def within_targets(self, batch: int) -> bool:
         tpot_ms, ttft_ms = self.needs.tpot_ms, self.needs.ttft_ms

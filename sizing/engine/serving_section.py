@@ -5,10 +5,16 @@ from __future__ import annotations
 
 from .explain import Explainer, Section
 from .memory import GB
-from .serving_needs import ETA_COMPUTE, ETA_MEM
+from .serving_latency import LAYER_OVERHEAD_S
+from .serving_needs import ETA_COMPUTE, ETA_MEM, PREFILL_CHUNK_TOKENS
 from .sized_workload import SizedWorkload
 
 SRC_SERVING = "sizing-formulas section 9; docs/methodology.md (serving)"
+SRC_LATENCY = (
+    "Agrawal et al. 2024 (Sarathi-Serve, chunked prefill); vLLM "
+    "--enable-chunked-prefill; Kleinrock 1975 (M/D/1); vLLM CI latency tests, "
+    "buildkite vllm performance-benchmark 9515 (per-layer overhead check)"
+)
 SRC_LAYOUT = (
     "DeepSeek-V3 report section 3.4 (EP, DP attention); SGLang --enable-dp-attention, "
     "--dcp-size; vLLM --decode-context-parallel-size; Narayanan et al. 2021 (TP "
@@ -50,9 +56,11 @@ def _latency(section: Section, sized: SizedWorkload) -> None:
         key="ttft_ms",
         value=plan.ttft_s * 1e3,
         unit="ms",
-        formula="prefill of one request + one decode step",
+        formula="queue wait (M/D/1: rho / (2 (1 - rho)) x prefill, rho = arrivals x "
+        f"prefill work) + prefill of one request + one decode step of the running "
+        f"batch per {PREFILL_CHUNK_TOKENS}-token prefill chunk",
         inputs=inputs,
-        source=SRC_SERVING,
+        source=SRC_LATENCY,
     )
     section.put(
         key="tpot_ms",
@@ -69,9 +77,19 @@ def _latency(section: Section, sized: SizedWorkload) -> None:
         unit="ms",
         formula=f"p x [max(compute at {ETA_COMPUTE} x peak, bytes / ({ETA_MEM} x HBM "
         "BW)) + collectives] per stage; bytes = attention / t + (dense FFN + shared "
-        "experts + head) / g + experts touched / g + own requests' KV / KV divisor",
+        "experts + head) / g + experts touched / g + own requests' KV / KV divisor"
+        f"; + layers x {LAYER_OVERHEAD_S * 1e6:.0f} us fixed overhead per layer",
         inputs=inputs,
         source=SRC_SERVING,
+    )
+    section.put(
+        key="layer_overhead_ms",
+        value=sized.workload.model.layers * LAYER_OVERHEAD_S * 1e3,
+        unit="ms",
+        formula=f"layers x {LAYER_OVERHEAD_S * 1e6:.0f} us (about 12 kernels per "
+        "decoder layer x ~3.5 us floor each, CUDA graphs)",
+        inputs={"layers": sized.workload.model.layers},
+        source=SRC_LATENCY,
     )
     section.put(
         key="prefill_ms",
@@ -129,6 +147,26 @@ def _serving_capacity(section: Section, sized: SizedWorkload) -> None:
             "concurrency": plan.required_concurrency,
         },
     )
+    if plan.concurrency_per_replica is not None:
+        section.put(
+            key="concurrency_per_replica",
+            value=plan.concurrency_per_replica,
+            unit="requests",
+            formula="ceil(concurrent requests / replicas of the GPU count given)",
+            inputs={
+                "concurrency": plan.required_concurrency,
+                "replicas": plan.replicas,
+            },
+        )
+    if sized.workload.gpu_count and not plan.meets_load:
+        section.put(
+            key="gpus_needed",
+            value=plan.gpus_needed or 0,
+            unit="GPUs",
+            formula="the fewest GPUs that carry the load within the targets (the "
+            "same search without the GPU count given; 0: none does)",
+            inputs={"gpu_count": sized.workload.gpu_count},
+        )
     section.put(
         key="layouts_searched",
         value=plan.layouts_searched,
