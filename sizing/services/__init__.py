@@ -52,6 +52,7 @@ from .requirements import (
     update_workload,
     usd_in_currency,
 )
+from .staleness import plan_is_stale
 from .summary import (
     MFU_CEILING,
     has_workloads_and_plan,
@@ -93,6 +94,7 @@ __all__ = [
     "latest_plan",
     "load_reference_catalog",
     "plan_inputs",
+    "plan_is_stale",
     "plan_summary",
     "procurement_fact_error",
     "requirement_for",
