@@ -231,6 +231,9 @@ FORMULA_WORDS: dict[str, Any] = {
     "inference.layer_overhead_ms": _(
         "Layers × 40 µs: the fixed time of a decode step's kernel boundaries, whatever the batch"
     ),
+    "inference.concurrency_served": _(
+        "Replicas × the largest batch within the latency targets (at most each replica's share of the load)"
+    ),
     "inference.concurrency_per_replica": _(
         "Concurrent requests ÷ replicas of the GPU count given, rounded up"
     ),

@@ -295,6 +295,7 @@ QUANTITY_LABELS: dict[str, Any] = {
     "inference.decode_step_ms": _("Decode step"),
     "inference.layer_overhead_ms": _("Fixed overhead per decode step"),
     "inference.concurrency_per_replica": _("Concurrent requests per replica"),
+    "inference.concurrency_served": _("Concurrent requests served within the targets"),
     "inference.gpus_needed": _("GPUs the load needs"),
     "inference.experts_touched": _("Experts read per decode step"),
     "inference.kv_cache_gb_per_request": _("KV cache per request"),

@@ -64,6 +64,21 @@ class InferencePlan:
     concurrency_per_replica: int | None = None
     gpus_needed: int | None = None
     single_request_meets: bool = True  # one request alone meets the targets
+    batch_within_targets: int = 0  # the largest batch per replica within the targets
+
+    @property
+    def concurrency_served(self) -> int:
+        """Concurrent requests the deployment carries within the targets: replicas x
+        the largest batch within them (at most each replica's share of the load)."""
+        if not (self.fits and self.single_request_meets):
+            return 0
+        batch = self.batch_within_targets or self.batch_per_replica
+        share = self.concurrency_per_replica
+        if share is None and self.required_concurrency:
+            share = math.ceil(self.required_concurrency / self.replicas)
+        if share is not None:
+            batch = min(batch, share)
+        return self.replicas * batch
 
     @property
     def meets_load(self) -> bool:
@@ -129,7 +144,7 @@ def _plan_layout(w: Workload, cost: LayoutCost) -> InferencePlan:
     max_batch = cost.max_batch()
     share = _concurrency_share(w, needs, layout)
     meets, batch = _largest_batch(cost, _batch_cap(max_batch, needs, share))
-    single_meets = meets
+    single_meets, within = meets, batch
     if share and batch < share and max_batch >= 1:
         # the count given cannot hold its share within the targets: report the
         # latency at the share (at most what memory holds), not at a smaller batch
@@ -174,6 +189,7 @@ def _plan_layout(w: Workload, cost: LayoutCost) -> InferencePlan:
         max_batch_by_memory=max_batch,
         concurrency_per_replica=share,
         single_request_meets=single_meets,
+        batch_within_targets=within,
     )
 
 
@@ -188,7 +204,7 @@ def _preference(plan: InferencePlan, w: Workload) -> tuple:
     targets missed: the lowest TPOT), then the shortest request (TTFT + output x TPOT)."""
     if not plan.fits:
         return (1, 1, plan.memory.total, plan.tpot_s)
-    if not plan.meets_latency:
+    if not plan.meets_load:
         return (0, 1, plan.tpot_s, plan.ttft_s)
     first = -plan.requests_per_second if w.gpu_count else plan.gpus
     return (0, 0, first, _request_latency_s(plan, w))
@@ -197,7 +213,7 @@ def _preference(plan: InferencePlan, w: Workload) -> tuple:
 def _cannot_win(layout: ServingLayout, best: InferencePlan | None, w: Workload) -> bool:
     """Layouts come smallest first: once a plan fits and meets the targets, a layout
     with more GPUs per replica than its total cannot need fewer."""
-    if best is None or not (best.fits and best.meets_latency):
+    if best is None or not best.meets_load:
         return False
     return layout.gpus > best.gpus
 

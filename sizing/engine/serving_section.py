@@ -158,6 +158,14 @@ def _serving_capacity(section: Section, sized: SizedWorkload) -> None:
                 "replicas": plan.replicas,
             },
         )
+    section.put(
+        key="concurrency_served",
+        value=plan.concurrency_served,
+        unit="requests",
+        formula="replicas x min(largest batch within the TTFT/TPOT targets, each "
+        "replica's share of the concurrent requests)",
+        inputs={"replicas": plan.replicas},
+    )
     if sized.workload.gpu_count and not plan.meets_load:
         section.put(
             key="gpus_needed",
