@@ -34,6 +34,7 @@ BOTTLENECK_TITLES: dict[str, Any] = {
     "latency_target_unmet": _("Latency target not met"),
     "throughput_below_target": _("Throughput below target"),
     "gpu_count_below_load": _("GPU count below the load"),
+    "latency_above_interactive_default": _("Slower than interactive chat"),
     "expert_parallel_over_network": _("Expert parallelism across nodes"),
     "rack_power_above_site_limit": _("Rack power above the site limit"),
     "liquid_cooling_required": _("Liquid cooling required"),
@@ -94,6 +95,12 @@ BOTTLENECK_MESSAGES: dict[str, Any] = {
     "throughput_below_target": _(
         "The GPU count given serves %(value)s requests/s, below the target load of "
         "%(limit)s requests/s."
+    ),
+    "latency_above_interactive_default": _(
+        "No TTFT/TPOT target was given and the plan takes %(value)s ms per output "
+        "token (or more than 2 s to the first token): slower than interactive chat "
+        "(%(limit)s ms per token, 2 s to the first). Set the workload's targets if "
+        "people read the answers as they stream."
     ),
     "gpu_count_below_load": _(
         "The %(value)s GPUs given cannot carry the concurrent requests within the "

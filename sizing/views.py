@@ -271,6 +271,10 @@ def plan(request, pk):
         result = current.result
         context.update(
             result=result,
+            misses_latency=any(
+                b["code"] in services.LATENCY_CODES
+                for b in result.get("bottlenecks", [])
+            ),
             accelerator=Accelerator.objects.filter(key=result["accelerator"]).first(),
             bottlenecks=engine_texts.describe_bottlenecks(
                 result.get("bottlenecks", [])

@@ -24,6 +24,12 @@ from __future__ import annotations
 import math
 
 LAYER_OVERHEAD_S = 40e-6
+# Interactive chat when a workload states no target: the first token within 2 s (the
+# MLPerf Inference Llama 2 70B server scenario's TTFT limit) and 50 ms per output
+# token, 20 tokens/s per user (between MLPerf v5.0's interactive 40 ms and the
+# reading speed a chat stream must beat); the demo and the quick calculator use them.
+INTERACTIVE_TTFT_MS = 2000.0
+INTERACTIVE_TPOT_MS = 50.0
 QUEUE_SATURATED_S = math.inf
 
 

@@ -27,6 +27,7 @@ from .delivered import (
 from .plans import (
     ALTERNATIVES_SHOWN,
     BLOCKING_CODES,
+    LATENCY_CODES,
     compute_plan,
     compute_sizing_plan,
     estimate_from_body,
@@ -63,6 +64,7 @@ from .summary import (
 __all__ = [
     "ALTERNATIVES_SHOWN",
     "BLOCKING_CODES",
+    "LATENCY_CODES",
     "CATALOG_MODELS",
     "DeliveryBasis",
     "FX_CNY_PER_USD",
