@@ -143,13 +143,13 @@ FORMULA_WORDS: dict[str, Any] = {
         "The fastest compute NIC of the platform (the fabric's cap)"
     ),
     "interconnect.nics_per_node": _(
-        "One NIC per GPU (rail-optimised), up to the platform's NIC count"
+        "Training, and a serving replica across nodes: one NIC per GPU (rail-optimised), up to the platform's NIC count — the bandwidth the serving timing assumed; serving replicas within a node: 1 × 200G per 4 GPUs"
     ),
     "interconnect.nic_gbps": _(
         "The slowest of 200/400/800 Gbit/s at least 1.25 × the need, never above the platform's fastest NIC"
     ),
     "interconnect.fabric": _(
-        "Training beyond 32 nodes uses InfiniBand; smaller clusters and serving use Ethernet (RoCE)"
+        "RDMA for training and for a serving replica across nodes (InfiniBand beyond 32 nodes, else RoCE; Ascend and Gaudi: RoCE); serving replicas within a node: Ethernet"
     ),
     "interconnect.rail_optimized": _(
         "Training with one NIC per GPU: NIC i of every node goes to rail i's leaf switches"
