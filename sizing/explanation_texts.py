@@ -182,7 +182,9 @@ FORMULA_WORDS: dict[str, Any] = {
     "storage.dataset_tb_now": _(
         "Tokens × 4 bytes (token ids) when no dataset size is given"
     ),
-    "storage.dataset_tb": _("Dataset × (1 + growth per year) ^ years"),
+    "storage.dataset_tb": _(
+        "Dataset × (1 + growth per year) ^ years; for the whole cluster the larger of the organisation's data so grown and the workloads' datasets"
+    ),
     "storage.checkpoint_gb": _(
         "14 bytes × trainable parameters (frozen base weights are not saved again)"
     ),
@@ -193,7 +195,9 @@ FORMULA_WORDS: dict[str, Any] = {
         "Tokens per second per GPU × 4 bytes, at least 0.5 GB/s"
     ),
     "storage.read_gbs_total": _("Read bandwidth per GPU × GPUs"),
-    "storage.capacity_tb": _("Dataset + checkpoints kept × checkpoint size"),
+    "storage.capacity_tb": _(
+        "Dataset + checkpoints kept × checkpoint size (for the cluster: the one dataset figure + every workload's checkpoints)"
+    ),
     "storage.tiers": _(
         "Local NVMe cache + the smallest parallel file system tier that writes checkpoints fast enough"
     ),
