@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from .catalog import Accelerator, ServerPlatform
 from .memory import InferenceMemory
@@ -272,10 +273,12 @@ def _beyond_count(
     return bool(w.gpu_count and best is not None and layout.gpus > w.gpu_count)
 
 
+@lru_cache(maxsize=256)
 def _gpus_needed(
     acc: Accelerator, server: ServerPlatform, fabric: Fabric, w: Workload
 ) -> int | None:
     """The GPUs the same load needs when the engine chooses the count; None when no
-    count meets it."""
+    count meets it. Cached: the quick calculator and a comparison of several bids ask
+    it again for the same load."""
     plan = plan_inference(acc, server, fabric, replace(w, gpu_count=None))
     return plan.gpus if plan.meets_load else None

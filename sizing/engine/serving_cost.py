@@ -147,7 +147,11 @@ class LayoutCost:
         self.collective = self._layer_collective(fabric)
         self.stage_collective = self.collective.scaled(m.layers / p)
         self.prefill_latency_s, self.prefill_work_s = self._prefill()
+        self.prefill_chunks = prefill_chunks(
+            needs.context_tokens, needs.prefill_chunk_tokens
+        )
         self._steps: dict[int, float] = {}
+        self._ttfts: dict[int, float] = {}
 
     # ------------------------------------------------------------------ memory
 
@@ -270,15 +274,18 @@ class LayoutCost:
     def ttft_s(self, batch: int) -> float:
         """A request joining ``batch`` running ones: queueing, its prefill chunks and
         the decode steps they share (serving_latency)."""
-        needs = self.needs
-        return ttft_at_batch_s(
-            prefill_s=self.prefill_latency_s,
-            prefill_work_s=self.prefill_work_s,
-            decode_step_s=self.decode_step_s(batch),
-            chunks=prefill_chunks(needs.context_tokens, needs.prefill_chunk_tokens),
-            batch=batch,
-            request_s=self.prefill_latency_s + needs.output_tokens * self.tpot_s(batch),
-        )
+        ttft = self._ttfts.get(batch)
+        if ttft is None:
+            ttft = self._ttfts[batch] = ttft_at_batch_s(
+                prefill_s=self.prefill_latency_s,
+                prefill_work_s=self.prefill_work_s,
+                decode_step_s=self.decode_step_s(batch),
+                chunks=self.prefill_chunks,
+                batch=batch,
+                request_s=self.prefill_latency_s
+                + self.needs.output_tokens * self.tpot_s(batch),
+            )
+        return ttft
 
     def within_targets(self, batch: int) -> bool:
         tpot_ms, ttft_ms = self.needs.tpot_ms, self.needs.ttft_ms
