@@ -80,3 +80,11 @@ def test_the_banner_button_recomputes_the_plan(
     assert client.post(url).status_code == 302
     assert SizingPlan.objects.count() == before + 1
     assert BANNER_EN not in _page(client, f"/procurements/{procurement.pk}/sizing/")
+
+
+def test_the_api_says_whether_a_plan_is_stale(api_for, it_lead, procurement, planned):
+    plan = services.latest_plan(procurement=procurement)
+    url = f"/api/v1/procurements/{procurement.pk}/sizing-plans/{plan.pk}/"
+    assert api_for(it_lead).get(url).json()["stale"] is False
+    services.update_workload(workload=planned, concurrent_requests=64)
+    assert api_for(it_lead).get(url).json()["stale"] is True
