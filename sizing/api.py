@@ -352,13 +352,22 @@ class SizingPlanSerializer(SizingPlanListSerializer):
     def get_result(self, plan) -> dict:
         return labelled_result(plan.result)
 
+    stale = serializers.SerializerMethodField(
+        help_text="true when the requirement or a workload changed since this plan "
+        "was computed (the sizing and RFP tabs show the out-of-date banner)"
+    )
+
     class Meta(SizingPlanListSerializer.Meta):
         fields = [
             *SizingPlanListSerializer.Meta.fields,
+            "stale",
             "result",
             "alternatives",
             "inputs",
         ]
+
+    def get_stale(self, plan: SizingPlan) -> bool:
+        return services.plan_is_stale(procurement=plan.procurement, plan=plan)
 
 
 class SizingPlanCreateSerializer(serializers.Serializer):

@@ -160,13 +160,13 @@ FORMULA_WORDS: dict[str, Any] = {
         "The fastest compute NIC of the platform (the fabric's cap)"
     ),
     "interconnect.nics_per_node": _(
-        "One NIC per GPU (rail-optimised), up to the platform's NIC count"
+        "Training, and a serving replica across nodes: one NIC per GPU (rail-optimised), up to the platform's NIC count — the bandwidth the serving timing assumed; serving replicas within a node: 1 × 200G per 4 GPUs"
     ),
     "interconnect.nic_gbps": _(
         "The slowest of 200/400/800 Gbit/s at least 1.25 × the need, never above the platform's fastest NIC"
     ),
     "interconnect.fabric": _(
-        "Training beyond 32 nodes uses InfiniBand; smaller clusters and serving use Ethernet (RoCE)"
+        "RDMA for training and for a serving replica across nodes (InfiniBand beyond 32 nodes, else RoCE; Ascend and Gaudi: RoCE); serving replicas within a node: Ethernet"
     ),
     "interconnect.rail_optimized": _(
         "Training with one NIC per GPU: NIC i of every node goes to rail i's leaf switches"
@@ -199,7 +199,9 @@ FORMULA_WORDS: dict[str, Any] = {
     "storage.dataset_tb_now": _(
         "Tokens × 4 bytes (token ids) when no dataset size is given"
     ),
-    "storage.dataset_tb": _("Dataset × (1 + growth per year) ^ years"),
+    "storage.dataset_tb": _(
+        "Dataset × (1 + growth per year) ^ years; for the whole cluster the larger of the organisation's data so grown and the workloads' datasets"
+    ),
     "storage.checkpoint_gb": _(
         "14 bytes × trainable parameters (frozen base weights are not saved again)"
     ),
@@ -210,7 +212,9 @@ FORMULA_WORDS: dict[str, Any] = {
         "Tokens per second per GPU × 4 bytes, at least 0.5 GB/s"
     ),
     "storage.read_gbs_total": _("Read bandwidth per GPU × GPUs"),
-    "storage.capacity_tb": _("Dataset + checkpoints kept × checkpoint size"),
+    "storage.capacity_tb": _(
+        "Dataset + checkpoints kept × checkpoint size (for the cluster: the one dataset figure + every workload's checkpoints)"
+    ),
     "storage.tiers": _(
         "Local NVMe cache + the smallest parallel file system tier that writes checkpoints fast enough"
     ),
@@ -242,12 +246,26 @@ FORMULA_WORDS: dict[str, Any] = {
     "cost.capex_usd": _("GPUs × price per GPU"),
     "cost.energy_usd": _("Energy per year × years × electricity price"),
     "cost.total_usd": _("GPU capex + energy cost"),
-    "inference.ttft_ms": _("Prefill of one request + one decode step"),
+    "inference.ttft_ms": _(
+        "Queue wait (M/D/1) + prefill of one request + one decode step of the running batch per prefill chunk"
+    ),
+    "inference.layer_overhead_ms": _(
+        "Layers × 40 µs: the fixed time of a decode step's kernel boundaries, whatever the batch"
+    ),
+    "inference.concurrency_served": _(
+        "Replicas × the largest batch within the latency targets (at most each replica's share of the load)"
+    ),
+    "inference.concurrency_per_replica": _(
+        "Concurrent requests ÷ replicas of the GPU count given, rounded up"
+    ),
+    "inference.gpus_needed": _(
+        "The fewest GPUs that carry the load within the targets (0: no count does)"
+    ),
     "inference.tpot_ms": _(
         "Decode step + the batch's prefill work spread over the output tokens"
     ),
     "inference.decode_step_ms": _(
-        "Per pipeline stage: the dense weight GEMMs (the larger of compute at the measured GEMM efficiency and bytes read ÷ 70 % of the memory bandwidth), the routed experts, attention × the barrier of the slowest attention rank, and the collectives"
+        "Per pipeline stage: the dense weight GEMMs (the larger of compute at the measured GEMM efficiency and bytes read ÷ 70 % of the memory bandwidth), the routed experts, attention × the barrier of the slowest attention rank, and the collectives, plus a fixed overhead per layer"
     ),
     "inference.prefill_ms": _(
         "2 × parameters × context tokens plus the attention core, at half the peak, split over the GPUs, plus the collectives"

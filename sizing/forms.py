@@ -101,6 +101,17 @@ class WorkloadForm(forms.ModelForm):
             if isinstance(field, forms.FloatField | forms.IntegerField):
                 field.widget.attrs.setdefault("min", 0)
                 field.widget.attrs.setdefault("step", "any")
+        # the interactive-chat defaults a plan without targets is warned against
+        self.fields["ttft_ms"].widget.attrs["placeholder"] = "2000"
+        self.fields["ttft_ms"].help_text = _(
+            "Interactive chat: 2,000 ms. Left empty, a plan slower than that is "
+            "shown with a warning."
+        )
+        self.fields["tpot_ms"].widget.attrs["placeholder"] = "50"
+        self.fields["tpot_ms"].help_text = _(
+            "Interactive chat: 50 ms (20 tokens/s per user). Left empty, a plan "
+            "slower than that is shown with a warning."
+        )
 
     def clean_gpu_memory_fraction(self):
         """Empty: the serving engine's default share (vLLM's 0.9)."""

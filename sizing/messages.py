@@ -33,6 +33,8 @@ BOTTLENECK_TITLES: dict[str, Any] = {
     "storage_below_checkpoint_need": _("Storage too slow for checkpoints"),
     "latency_target_unmet": _("Latency target not met"),
     "throughput_below_target": _("Throughput below target"),
+    "gpu_count_below_load": _("GPU count below the load"),
+    "latency_above_interactive_default": _("Slower than interactive chat"),
     "expert_parallel_over_network": _("Expert parallelism across nodes"),
     "rack_power_above_site_limit": _("Rack power above the site limit"),
     "liquid_cooling_required": _("Liquid cooling required"),
@@ -93,6 +95,17 @@ BOTTLENECK_MESSAGES: dict[str, Any] = {
     "throughput_below_target": _(
         "The GPU count given serves %(value)s requests/s, below the target load of "
         "%(limit)s requests/s."
+    ),
+    "latency_above_interactive_default": _(
+        "No TTFT/TPOT target was given and the plan takes %(value)s ms per output "
+        "token (or more than 2 s to the first token): slower than interactive chat "
+        "(%(limit)s ms per token, 2 s to the first). Set the workload's targets if "
+        "people read the answers as they stream."
+    ),
+    "gpu_count_below_load": _(
+        "The %(value)s GPUs given cannot carry the concurrent requests within the "
+        "TTFT/TPOT targets; the load needs %(limit)s GPUs (0: no count of this "
+        "accelerator meets the targets)."
     ),
     "expert_parallel_over_network": _(
         "The experts of one replica are spread over %(value)s GPUs, more than the "
@@ -287,6 +300,10 @@ QUANTITY_LABELS: dict[str, Any] = {
     "cost.total_usd": _("GPU capex plus energy (USD)"),
     "inference.batch_per_replica": _("Batch per replica"),
     "inference.decode_step_ms": _("Decode step"),
+    "inference.layer_overhead_ms": _("Fixed overhead per decode step"),
+    "inference.concurrency_per_replica": _("Concurrent requests per replica"),
+    "inference.concurrency_served": _("Concurrent requests served within the targets"),
+    "inference.gpus_needed": _("GPUs the load needs"),
     "inference.experts_touched": _("Experts read per decode step"),
     "inference.kv_cache_gb_per_request": _("KV cache per request"),
     "inference.kv_precision": _("KV cache precision"),

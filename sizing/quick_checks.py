@@ -70,9 +70,46 @@ def _availability(data: dict, result: dict) -> dict:
     }
 
 
+def _gpu_count(data: dict, result: dict) -> dict | None:
+    """The GPU count given against the load: kept as given (never changed silently),
+    and "not met" with the count the load needs (the engine's ``gpu_count_below_load``
+    finding) when its replicas cannot carry the concurrent requests."""
+    given = data.get("gpu_count")
+    serving = result.get("inference") or {}
+    if not given or data.get("kind") == "training":
+        return None
+    codes = {b["code"]: b for b in result.get("bottlenecks", [])}
+    load = data.get("concurrent_requests")
+    label = (
+        _("GPU count for %(n)s concurrent requests") % {"n": load}
+        if load
+        else _("GPU count")
+    )
+    row = {"label": label, "value": given, "target": None, "unit": _("GPUs")}
+    row["digits"] = 0
+    if result.get("gpu_count") != given:
+        verdict = _("not met: the smallest serving layout needs %(n)s GPUs") % {
+            "n": result.get("gpu_count")
+        }
+        return {**row, "status": FAIL, "verdict": verdict}
+    finding = codes.get("gpu_count_below_load")
+    if finding is None:
+        return {**row, "status": PASS, "verdict": _("met")}
+    needed = serving.get("gpus_needed") or 0
+    verdict = (
+        _("not met: the load needs %(n)s GPUs") % {"n": needed}
+        if needed
+        else _("not met: no GPU count of this accelerator meets the targets")
+    )
+    return {**row, "status": FAIL, "verdict": verdict}
+
+
 def quick_checks(data: dict, result: dict) -> list[dict]:
     """Pass/fail rows for the cleaned quick form ``data`` and its estimate."""
     rows = [_availability(data, result), _memory(result)]
+    count = _gpu_count(data, result)
+    if count is not None:
+        rows.append(count)
     serving = result.get("inference") or {}
     for name, label in (("ttft_ms", "TTFT"), ("tpot_ms", "TPOT")):
         target = data.get(name)

@@ -37,4 +37,9 @@ urlpatterns = [
         name="workload-delete",
     ),
     path("procurements/<int:pk>/sizing/", views.plan, name="plan"),
+    path(
+        "procurements/<int:pk>/sizing/recompute/",
+        views.plan_recompute,
+        name="plan-recompute",
+    ),
 ]

@@ -264,10 +264,17 @@ def plan(request, pk):
     chosen = request.GET.get("plan")
     current = history.filter(pk=id_param(chosen)).first() if chosen else history.first()
     context: dict = {"plan": current, "history": history[:50]}
+    context["stale"] = services.plan_is_stale(
+        procurement=procurement, plan=history.first()
+    )
     if current is not None:
         result = current.result
         context.update(
             result=result,
+            misses_latency=any(
+                b["code"] in services.LATENCY_CODES
+                for b in result.get("bottlenecks", [])
+            ),
             accelerator=Accelerator.objects.filter(key=result["accelerator"]).first(),
             bottlenecks=engine_texts.describe_bottlenecks(
                 result.get("bottlenecks", [])
@@ -328,3 +335,19 @@ def plan(request, pk):
     return render_procurement(
         request, procurement, "sizing/plan.html", context, active="sizing"
     )
+
+
+@login_required
+@require_POST
+def plan_recompute(request, pk):
+    """The stale-plan banner's button: a new plan from today's requirement and
+    workloads (the same service as the questionnaire's Save)."""
+    procurement = access_procurement(request.user, pk)
+    require(request.user, Capability.EDIT_REQUIREMENTS)
+    try:
+        services.compute_sizing_plan(procurement=procurement, user=request.user)
+    except SizingInputError as exc:
+        messages.error(request, error_sentence(exc, services.engine_field(exc.field)))
+        return redirect("sizing:requirements", pk=procurement.pk)
+    messages.success(request, _("Sizing recomputed."))
+    return redirect("sizing:plan", pk=procurement.pk)

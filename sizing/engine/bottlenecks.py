@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .memory import MEMORY_HEADROOM
 from .result import Bottleneck
+from .serving_latency import INTERACTIVE_TPOT_MS, INTERACTIVE_TTFT_MS
 from .sized_workload import SizedWorkload
 from .workload import Constraints
 
@@ -198,7 +199,7 @@ def storage_below_checkpoint_need(facts: RuleInputs) -> Bottleneck | None:
 
 def latency_target_unmet(facts: RuleInputs) -> Bottleneck | None:
     plan = facts.sized.inference
-    if not plan or plan.meets_latency:
+    if not plan or plan.single_request_meets:
         return None
     return Bottleneck(
         "latency_target_unmet",
@@ -226,6 +227,43 @@ def throughput_below_target(facts: RuleInputs) -> Bottleneck | None:
         plan.requests_per_second,
         plan.required_rps,
         "requests/s",
+    )
+
+
+def latency_above_interactive_default(facts: RuleInputs) -> Bottleneck | None:
+    """A serving workload without latency targets, planned slower than interactive
+    chat (serving_latency.INTERACTIVE_*): the plan is shown with this warning rather
+    than recommended silently at, say, 200 ms per token."""
+    plan, workload = facts.sized.inference, facts.sized.workload
+    if not plan or workload.ttft_ms is not None or workload.tpot_ms is not None:
+        return None
+    tpot_ms, ttft_ms = plan.tpot_s * 1e3, plan.ttft_s * 1e3
+    if tpot_ms <= INTERACTIVE_TPOT_MS and ttft_ms <= INTERACTIVE_TTFT_MS:
+        return None
+    return Bottleneck(
+        "latency_above_interactive_default",
+        "warning",
+        "no latency target given; the plan is slower than interactive chat",
+        tpot_ms,
+        INTERACTIVE_TPOT_MS,
+        "ms",
+    )
+
+
+def gpu_count_below_load(facts: RuleInputs) -> Bottleneck | None:
+    """A GPU count given that cannot carry the concurrent requests within the
+    targets: the count is kept (never changed silently) and the count needed said
+    (0 when no count of this accelerator meets the targets)."""
+    plan, workload = facts.sized.inference, facts.sized.workload
+    if not (plan and workload.gpu_count and not plan.meets_load):
+        return None
+    return Bottleneck(
+        "gpu_count_below_load",
+        "error",
+        "the GPU count given does not carry the load within the targets",
+        plan.gpus,
+        plan.gpus_needed or 0,
+        "GPUs",
     )
 
 
@@ -328,7 +366,9 @@ RULES: tuple[Callable[[RuleInputs], Bottleneck | None], ...] = (
     fp8_peak_rarely_reached,
     storage_below_checkpoint_need,
     latency_target_unmet,
+    latency_above_interactive_default,
     throughput_below_target,
+    gpu_count_below_load,
     expert_parallel_over_network,
     rack_power_above_site_limit,
     liquid_cooling_required,

@@ -109,6 +109,7 @@ class ServerPlatform:
     psu_redundancy: str = ""
     liquid_cooled: bool = False
     source: str = ""
+    nic_source: str = ""  # where the compute NIC count and speed come from
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,7 @@ class NetworkOption:
     nic_price: float | None = None
     cable_price: float | None = None
     source: str = ""
+    ecosystem: str = ""  # only for accelerators of this ecosystem; "" = any
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,7 @@ def plan_cluster(
     interconnect = _interconnect(
         results, acc, server, gpus, nodes, constraints, catalog, explainer
     )
-    storage = _summed_storage(results, explainer)
+    storage = _summed_storage(results, explainer, constraints)
     power = _power(acc, server, gpus, nodes, constraints, explainer)
     return ClusterPlan(
         engine_version=ENGINE_VERSION,
@@ -139,15 +139,45 @@ def _interconnect(
     )
 
 
-def _summed_storage(results: list[SizingResult], explainer: Explainer) -> dict:
+def _summed_storage(
+    results: list[SizingResult], explainer: Explainer, constraints: Constraints
+) -> dict:
+    """Workloads' figures summed, except the data: the cluster stores the larger of
+    the organisation's data grown over the horizon (the questionnaire) and the
+    workloads' datasets, then every workload's checkpoints (issue 21, item 7)."""
+    sums = {
+        key: sum(result.storage[key] for result in results)
+        for key, _unit in SUMMED_STORAGE_UNITS
+    }
+    checkpoints_tb = sums["capacity_tb"] - sums["dataset_tb"]
+    grown_tb = 0.0
+    if constraints.data_tb:
+        growth = (1.0 + constraints.data_growth_per_year) ** constraints.planning_years
+        grown_tb = constraints.data_tb * growth
+    sums["dataset_tb"] = max(grown_tb, sums["dataset_tb"])
+    sums["capacity_tb"] = sums["dataset_tb"] + checkpoints_tb
+    formulas = {
+        "dataset_tb": "max(organisation data today x (1 + growth)^years, sum of the "
+        "workloads' datasets grown)",
+        "capacity_tb": "dataset_tb + every workload's kept checkpoints",
+    }
+    inputs = {
+        "dataset_tb": {
+            "data_tb": constraints.data_tb,
+            "growth_per_year": constraints.data_growth_per_year,
+            "years": constraints.planning_years,
+        },
+        "capacity_tb": {"checkpoints_tb": checkpoints_tb},
+    }
     section = Section(explainer, "storage")
     for key, unit in SUMMED_STORAGE_UNITS:
         section.put(
             key=key,
-            value=sum(result.storage[key] for result in results),
+            value=sums[key],
             unit=unit,
-            formula="sum over workloads",
-            inputs={},
+            formula=formulas.get(key, "sum over workloads"),
+            inputs=inputs.get(key, {}),
+            source="buyer input" if key == "dataset_tb" else "",
         )
     return section.values
 

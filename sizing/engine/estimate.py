@@ -95,13 +95,20 @@ def _interconnect(
     catalog: Catalog,
     explainer: Explainer,
 ) -> dict:
+    plan = sized.inference
+    # a serving replica across nodes: its timing used the platform's NICs in full
+    crosses = bool(plan and plan.gpus // plan.replicas > sized.server.gpus_per_node)
+    need_gbps = sized.scale_out_need_gbps()
+    if crosses:
+        need_gbps = sized.fabric.scaleout_gbs * 8.0  # GB/s per GPU -> Gbit/s
     return size_interconnect(
+        cross_node_replica=crosses,
         nodes=sized.nodes,
         gpus=sized.gpus,
         gpus_per_node=sized.server.gpus_per_node,
         scaleup_domain=sized.accelerator.scaleup_domain_gpus,
         tensor=tensor,
-        need_gbps_per_gpu=sized.scale_out_need_gbps(),
+        need_gbps_per_gpu=need_gbps,
         server_nic_count=sized.server.nic_count,
         server_nic_gbps=sized.server.nic_gbps,
         training=sized.workload.is_training,

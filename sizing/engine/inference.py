@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from .attention import linear_state_total_bytes
 from .catalog import Accelerator, ServerPlatform
@@ -65,13 +66,52 @@ class InferencePlan:
     gemm_efficiency: float = 0.0  # share of the dense peak the weight GEMMs reach
     linear_state_bytes_per_request: float = 0.0  # fixed state of linear layers
     moe: dict = field(default_factory=dict)  # serving_cost.LayoutCost.moe_terms
+    # With a GPU count given: the concurrency each replica carries (the load split
+    # over the replicas), and the GPUs the load needs when the count given misses it.
+    concurrency_per_replica: int | None = None
+    gpus_needed: int | None = None
+    single_request_meets: bool = True  # one request alone meets the targets
+    batch_within_targets: int = 0  # the largest batch per replica within the targets
+
+    @property
+    def concurrency_served(self) -> int:
+        """Concurrent requests the deployment carries within the targets: replicas x
+        the largest batch within them (at most each replica's share of the load)."""
+        if not (self.fits and self.single_request_meets):
+            return 0
+        batch = self.batch_within_targets or self.batch_per_replica
+        share = self.concurrency_per_replica
+        if share is None and self.required_concurrency:
+            share = math.ceil(self.required_concurrency / self.replicas)
+        if share is not None:
+            batch = min(batch, share)
+        return self.replicas * batch
+
+    @property
+    def meets_load(self) -> bool:
+        """Fits, meets the targets and carries its share of the concurrent requests."""
+        share = self.concurrency_per_replica
+        served = share is None or self.batch_per_replica >= share
+        return self.fits and self.meets_latency and served
 
 
-def _batch_cap(max_batch: int, needs: ServingNeeds) -> int:
+def _batch_cap(max_batch: int, needs: ServingNeeds, share: int | None = None) -> int:
     cap = max(1, min(max_batch, MAX_BATCH))
     if needs.required_concurrency and not needs.required_rps:
-        cap = min(cap, needs.required_concurrency)  # no need to batch beyond it
+        cap = min(cap, share or needs.required_concurrency)  # no need to batch beyond
     return cap
+
+
+def _given_replicas(w: Workload, layout: ServingLayout) -> int:
+    return max(1, (w.gpu_count or 0) // layout.gpus)
+
+
+def _concurrency_share(w: Workload, needs: ServingNeeds, layout: ServingLayout):
+    """With a GPU count given, each of its replicas carries concurrency / replicas
+    (2 replicas at 64 requests run 32 each); None without a count or a concurrency."""
+    if not (w.gpu_count and needs.required_concurrency):
+        return None
+    return math.ceil(needs.required_concurrency / _given_replicas(w, layout))
 
 
 def _largest_batch(cost: LayoutCost, batch_cap: int) -> tuple[bool, int]:
@@ -95,7 +135,7 @@ def _replicas(
     """The buyer's GPU count, else enough replicas for the load at SERVING_UTILISATION
     and for the concurrent requests."""
     if w.gpu_count:
-        return max(1, w.gpu_count // layout.gpus)
+        return _given_replicas(w, layout)
     replicas = 1
     if needs.required_rps:
         replicas = max(
@@ -109,7 +149,14 @@ def _replicas(
 def _plan_layout(w: Workload, cost: LayoutCost) -> InferencePlan:
     needs, layout = cost.needs, cost.layout
     max_batch = cost.max_batch()
-    meets, batch = _largest_batch(cost, _batch_cap(max_batch, needs))
+    share = _concurrency_share(w, needs, layout)
+    meets, batch = _largest_batch(cost, _batch_cap(max_batch, needs, share))
+    single_meets, within = meets, batch
+    if share and batch < share and max_batch >= 1:
+        # the count given cannot hold its share within the targets: report the
+        # latency at the share (at most what memory holds), not at a smaller batch
+        batch = max(1, min(share, max_batch))
+        meets = cost.within_targets(batch)
     tpot_s = cost.tpot_s(batch)
     rps_per_replica = batch / (needs.output_tokens * tpot_s)
     replicas = _replicas(w, needs, layout, batch, rps_per_replica)
@@ -151,6 +198,9 @@ def _plan_layout(w: Workload, cost: LayoutCost) -> InferencePlan:
         gpu_memory_fraction=w.gpu_memory_fraction,
         linear_state_bytes_per_request=linear_state_total_bytes(w.model),
         moe=cost.moe_terms(batch),
+        concurrency_per_replica=share,
+        single_request_meets=single_meets,
+        batch_within_targets=within,
     )
 
 
@@ -165,7 +215,7 @@ def _preference(plan: InferencePlan, w: Workload) -> tuple:
     targets missed: the lowest TPOT), then the shortest request (TTFT + output x TPOT)."""
     if not plan.fits:
         return (1, 1, plan.memory.total, plan.tpot_s)
-    if not plan.meets_latency:
+    if not plan.meets_load:
         return (0, 1, plan.tpot_s, plan.ttft_s)
     first = -plan.requests_per_second if w.gpu_count else plan.gpus
     return (0, 0, first, _request_latency_s(plan, w))
@@ -174,10 +224,9 @@ def _preference(plan: InferencePlan, w: Workload) -> tuple:
 def _cannot_win(layout: ServingLayout, best: InferencePlan | None, w: Workload) -> bool:
     """Layouts come smallest first: once a plan fits and meets the targets, a layout
     with more GPUs per replica than its total cannot need fewer."""
-    if best is None or not (best.fits and best.meets_latency):
+    if best is None or not best.meets_load:
         return False
-    limit = w.gpu_count or best.gpus
-    return layout.gpus > limit
+    return layout.gpus > best.gpus
 
 
 def _needs_more_gpus(cost: LayoutCost, best: InferencePlan | None, w: Workload) -> bool:
@@ -210,7 +259,7 @@ def plan_inference(
     best: InferencePlan | None = None
     searched = 0
     for layout in candidate_layouts(w.model, server.gpus_per_node):
-        if _cannot_win(layout, best, w):
+        if _cannot_win(layout, best, w) or _beyond_count(layout, best, w):
             break
         cost = LayoutCost(w.model, fabric, needs, rates, layout)
         if _needs_more_gpus(cost, best, w):
@@ -220,8 +269,30 @@ def plan_inference(
         if best is None or _preference(plan, w) < _preference(best, w):
             best = plan
     assert best is not None
-    return replace(
+    best = replace(
         best,
         layouts_searched=searched,
         gemm_efficiency=gemm_efficiency(acc, w.precision),
     )
+    if w.gpu_count and not best.meets_load:
+        best = replace(best, gpus_needed=_gpus_needed(acc, server, fabric, w))
+    return best
+
+
+def _beyond_count(
+    layout: ServingLayout, best: InferencePlan | None, w: Workload
+) -> bool:
+    """A GPU count given is kept: no replica larger than it is searched (the
+    smallest layout is, when even it is larger, so that a plan exists to report)."""
+    return bool(w.gpu_count and best is not None and layout.gpus > w.gpu_count)
+
+
+@lru_cache(maxsize=256)
+def _gpus_needed(
+    acc: Accelerator, server: ServerPlatform, fabric: Fabric, w: Workload
+) -> int | None:
+    """The GPUs the same load needs when the engine chooses the count; None when no
+    count meets it. Cached: the quick calculator and a comparison of several bids ask
+    it again for the same load."""
+    plan = plan_inference(acc, server, fabric, replace(w, gpu_count=None))
+    return plan.gpus if plan.meets_load else None

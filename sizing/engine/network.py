@@ -27,11 +27,22 @@ SECTION = "interconnect"
 
 
 def choose_fabric(
-    kind_needed: str, nic_gbps: float, catalog: Catalog
+    kind_needed: str, nic_gbps: float, catalog: Catalog, ecosystem: str = ""
 ) -> NetworkOption | None:
-    options = [n for n in catalog.networks.values() if n.kind == kind_needed]
+    """The catalogue switch of the fabric kind at the NIC speed. A row made for one
+    ecosystem (Gaudi 3's on-die ports, Huawei's switches for Ascend) is offered only
+    to accelerators of that ecosystem: a 910B cluster never gets Gaudi NIC ports."""
+    usable = [
+        n
+        for n in catalog.networks.values()
+        if not n.ecosystem or n.ecosystem == ecosystem
+    ]
+    own = [n for n in usable if n.kind == kind_needed and n.ecosystem == ecosystem]
+    options = own if ecosystem and own else []
     if not options:
-        options = list(catalog.networks.values())
+        options = [n for n in usable if n.kind == kind_needed]
+    if not options:
+        options = usable
     if not options:
         return None
     at_speed = [n for n in options if n.port_gbps >= nic_gbps]
@@ -58,8 +69,16 @@ def size_interconnect(
     preferred_fabric: str | None,
     catalog: Catalog,
     ex: Explainer,
+    cross_node_replica: bool = False,
 ) -> dict:
-    """The interconnect section; every quantity is also explained in ``ex``."""
+    """The interconnect section; every quantity is also explained in ``ex``.
+
+    ``cross_node_replica``: a serving replica spans nodes (expert, tensor or pipeline
+    parallelism over the NICs). Its timing assumed the platform's NICs at full speed
+    (``platform.fabric_for``), so the bill of materials carries those NICs on an RDMA
+    fabric: published cross-node MoE serving (DeepEP, SGLang large-scale EP, Kimi K2
+    deployment guide) runs RDMA with one 400G NIC per GPU."""
+    rdma = training or cross_node_replica
     out: dict = {}
     _explain_scale_up(
         out,
@@ -76,18 +95,21 @@ def size_interconnect(
         training=training,
         need_gbps_per_gpu=need_gbps_per_gpu,
         platform=_PlatformNics(gpus_per_node, server_nic_count, server_nic_gbps),
+        cross_node_replica=cross_node_replica,
     )
     fabric = _explain_fabric_kind(
         out,
         ex,
         nodes=nodes,
-        training=training,
+        training=rdma,
         ecosystem=ecosystem,
         preferred_fabric=preferred_fabric,
     )
-    option = choose_fabric(fabric, nics.nic_gbps, catalog) if multi_node else None
+    option = (
+        choose_fabric(fabric, nics.nic_gbps, catalog, ecosystem) if multi_node else None
+    )
     rail = bool(
-        multi_node and training and nics.per_node == gpus_per_node and gpus_per_node > 1
+        multi_node and rdma and nics.per_node == gpus_per_node and gpus_per_node > 1
     )
     radix = _explain_switch(out, ex, option=option, rail_optimized=rail)
     explain_fat_tree(
@@ -160,11 +182,21 @@ def _nic_plan(
     training: bool,
     need_gbps_per_gpu: float,
     platform: _PlatformNics,
+    cross_node_replica: bool = False,
 ) -> _NicPlan:
-    """Rail-optimised training: one NIC per GPU; inference and one node need little.
-    Never more NICs, nor faster ones, than the platform has."""
+    """Rail-optimised training: one NIC per GPU; a serving replica across nodes: the
+    platform's NICs at their speed, the figure its timing used; other inference and
+    one node need little. Never more NICs, nor faster ones, than the platform has."""
     count_cap = platform.nic_count or platform.gpus_per_node
     top_gbps = platform.nic_gbps or NIC_SPEEDS_GBPS[1]
+    if multi_node and cross_node_replica and not training:
+        return _NicPlan(
+            count_cap,
+            top_gbps,
+            "a serving replica spans nodes (expert/tensor/pipeline parallel over the "
+            "NICs): the platform's compute NICs at their top speed, the bandwidth the "
+            "serving timing assumed (one figure), on RDMA",
+        )
     if multi_node and training:
         wanted_gbps = need_gbps_per_gpu * NIC_MARGIN
         speed_gbps = next(
@@ -196,6 +228,7 @@ def _explain_nics(
     training: bool,
     need_gbps_per_gpu: float,
     platform: _PlatformNics,
+    cross_node_replica: bool = False,
 ) -> _NicPlan:
     ex.put(
         out,
@@ -221,6 +254,7 @@ def _explain_nics(
         training=training,
         need_gbps_per_gpu=need_gbps_per_gpu,
         platform=platform,
+        cross_node_replica=cross_node_replica,
     )
     ex.put(
         out,
@@ -257,7 +291,7 @@ def _fabric_kind(
     if preferred_fabric:
         return preferred_fabric, "buyer's preference"
     if not training:
-        return "ethernet", "inference replicas: plain Ethernet suffices"
+        return "ethernet", "inference replicas within a node each: plain Ethernet"
     if ecosystem in ("cann", "synapseai"):
         return "roce", "Ascend and Gaudi scale out over RoCE"
     if nodes > IB_MIN_NODES:

@@ -33,6 +33,7 @@ from .moe_cost import (
     routed_copy_bytes,
 )
 from .parallelism import COLLECTIVE_EFFICIENCY, Fabric
+from .serving_latency import layer_overhead_s, prefill_chunks, ttft_at_batch_s
 from .serving_layout import ServingLayout
 from .serving_needs import DeviceRates, ServingNeeds
 
@@ -162,7 +163,11 @@ class LayoutCost:
         self.collective = self._layer_collective(fabric)
         self.stage_collective = self.collective.scaled(m.layers / p)
         self.prefill_latency_s, self.prefill_work_s = self._prefill()
+        self.prefill_chunks = prefill_chunks(
+            needs.context_tokens, needs.prefill_chunk_tokens
+        )
         self._steps: dict[int, float] = {}
+        self._ttfts: dict[int, float] = {}
 
     # ------------------------------------------------------------------ memory
 
@@ -329,12 +334,14 @@ class LayoutCost:
         )
 
     def decode_step_s(self, batch: int) -> float:
-        """p stages, each on its micro-batch of batch / p, plus the stage hops."""
+        """p stages, each on its micro-batch of batch / p, plus the stage hops and the
+        per-layer fixed overhead (serving_latency)."""
         step = self._steps.get(batch)
         if step is None:
             pipeline = self.layout.pipeline
             stage = self.stage_s(math.ceil(batch / pipeline))
             step = pipeline * stage + (pipeline - 1) * PIPELINE_HOP_S
+            step += layer_overhead_s(self.m.layers)
             self._steps[batch] = step
         return step
 
@@ -346,7 +353,20 @@ class LayoutCost:
         )
 
     def ttft_s(self, batch: int) -> float:
-        return self.prefill_latency_s + self.decode_step_s(batch)
+        """A request joining ``batch`` running ones: queueing, its prefill chunks and
+        the decode steps they share (serving_latency)."""
+        ttft = self._ttfts.get(batch)
+        if ttft is None:
+            ttft = self._ttfts[batch] = ttft_at_batch_s(
+                prefill_s=self.prefill_latency_s,
+                prefill_work_s=self.prefill_work_s,
+                decode_step_s=self.decode_step_s(batch),
+                chunks=self.prefill_chunks,
+                batch=batch,
+                request_s=self.prefill_latency_s
+                + self.needs.output_tokens * self.tpot_s(batch),
+            )
+        return ttft
 
     def within_targets(self, batch: int) -> bool:
         tpot_ms, ttft_ms = self.needs.tpot_ms, self.needs.ttft_ms

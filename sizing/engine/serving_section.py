@@ -11,7 +11,8 @@ from .moe_cost import (
     GROUPED_GEMM_HALF_M,
     ROUTING_SKEW_CV,
 )
-from .serving_needs import ETA_COMPUTE, ETA_MEM
+from .serving_latency import LAYER_OVERHEAD_S
+from .serving_needs import ETA_COMPUTE, ETA_MEM, PREFILL_CHUNK_TOKENS
 from .sized_workload import SizedWorkload
 
 SRC_SERVING = "sizing-formulas section 9; docs/methodology.md (serving)"
@@ -22,6 +23,11 @@ SRC_MOE = (
 SRC_MEMORY_BUDGET = (
     "vLLM --gpu-memory-utilization (default 0.9); nvidia-smi reported MiB; Kwon et "
     "al. 2023 (PagedAttention)"
+)
+SRC_LATENCY = (
+    "Agrawal et al. 2024 (Sarathi-Serve, chunked prefill); vLLM "
+    "--enable-chunked-prefill; Kleinrock 1975 (M/D/1); vLLM CI latency tests, "
+    "buildkite vllm performance-benchmark 9515 (per-layer overhead check)"
 )
 SRC_LAYOUT = (
     "DeepSeek-V3 report section 3.4 (EP, DP attention); SGLang --enable-dp-attention, "
@@ -172,9 +178,11 @@ def _latency(section: Section, sized: SizedWorkload) -> None:
         key="ttft_ms",
         value=plan.ttft_s * 1e3,
         unit="ms",
-        formula="prefill of one request + one decode step",
+        formula="queue wait (M/D/1: rho / (2 (1 - rho)) x prefill, rho = arrivals x "
+        f"prefill work) + prefill of one request + one decode step of the running "
+        f"batch per {PREFILL_CHUNK_TOKENS}-token prefill chunk",
         inputs=inputs,
-        source=SRC_SERVING,
+        source=SRC_LATENCY,
     )
     section.put(
         key="tpot_ms",
@@ -192,9 +200,19 @@ def _latency(section: Section, sized: SizedWorkload) -> None:
         formula=f"p x [max(compute at the GEMM efficiency x peak, bytes / ({ETA_MEM} x "
         "HBM BW)) + routed experts (expert_step_ms) + attention x barrier + "
         "collectives] per stage; bytes = attention / t + (dense FFN + shared experts "
-        "+ head) / g + own requests' KV / KV divisor",
+        "+ head) / g + own requests' KV / KV divisor"
+        f"; + layers x {LAYER_OVERHEAD_S * 1e6:.0f} us fixed overhead per layer",
         inputs=inputs,
         source=SRC_SERVING,
+    )
+    section.put(
+        key="layer_overhead_ms",
+        value=sized.workload.model.layers * LAYER_OVERHEAD_S * 1e3,
+        unit="ms",
+        formula=f"layers x {LAYER_OVERHEAD_S * 1e6:.0f} us (about 12 kernels per "
+        "decoder layer x ~3.5 us floor each, CUDA graphs)",
+        inputs={"layers": sized.workload.model.layers},
+        source=SRC_LATENCY,
     )
     section.put(
         key="prefill_ms",
@@ -252,6 +270,34 @@ def _serving_capacity(section: Section, sized: SizedWorkload) -> None:
             "concurrency": plan.required_concurrency,
         },
     )
+    if plan.concurrency_per_replica is not None:
+        section.put(
+            key="concurrency_per_replica",
+            value=plan.concurrency_per_replica,
+            unit="requests",
+            formula="ceil(concurrent requests / replicas of the GPU count given)",
+            inputs={
+                "concurrency": plan.required_concurrency,
+                "replicas": plan.replicas,
+            },
+        )
+    section.put(
+        key="concurrency_served",
+        value=plan.concurrency_served,
+        unit="requests",
+        formula="replicas x min(largest batch within the TTFT/TPOT targets, each "
+        "replica's share of the concurrent requests)",
+        inputs={"replicas": plan.replicas},
+    )
+    if sized.workload.gpu_count and not plan.meets_load:
+        section.put(
+            key="gpus_needed",
+            value=plan.gpus_needed or 0,
+            unit="GPUs",
+            formula="the fewest GPUs that carry the load within the targets (the "
+            "same search without the GPU count given; 0: none does)",
+            inputs={"gpu_count": sized.workload.gpu_count},
+        )
     section.put(
         key="layouts_searched",
         value=plan.layouts_searched,

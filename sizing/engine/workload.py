@@ -114,6 +114,7 @@ class Constraints:
     fx_cny_per_usd: float = 7.2
     electricity_usd_per_kwh: float | None = None
     time_shared: bool = False
+    data_tb: float | None = None  # the organisation's data today (questionnaire)
 
 
 # --------------------------------------------------------------------------- parsing
@@ -256,4 +257,5 @@ def constraints_from_dict(data: Any) -> Constraints:
         fx_cny_per_usd=read_number(data, "fx_cny_per_usd", path) or 7.2,
         electricity_usd_per_kwh=read_number(data, "electricity_usd_per_kwh", path),
         time_shared=read_bool(data, "time_shared", path, False),
+        data_tb=read_number(data, "data_tb", path, allow_zero=True),
     )

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('sizing', '0005_s21a_serving_memory_attention_eplb'),
+        ('sizing', '0006_s21b_nic_source_network_ecosystem'),
     ]
 
     operations = [

@@ -141,6 +141,7 @@ class ServerPlatform(CatalogRow):
     node_max_kw = models.FloatField(_("node max power (kW)"), null=True, blank=True)
     nic_count = models.PositiveSmallIntegerField(_("compute NICs"))
     nic_gbps = models.FloatField(_("NIC speed (Gbit/s)"))
+    nic_source = models.TextField(_("source of the NIC count"), blank=True, default="")
     rack_units = models.PositiveSmallIntegerField(
         _("rack units"), null=True, blank=True
     )
@@ -158,6 +159,9 @@ class NetworkOption(CatalogRow):
     generation = models.CharField(_("generation"), max_length=20, blank=True)
     port_gbps = models.FloatField(_("port speed (Gbit/s)"))
     switch_radix = models.PositiveIntegerField(_("switch radix (ports)"))
+    # an accelerator-specific row (on-die NIC ports, a vendor's own switch): offered
+    # only for accelerators of this software ecosystem; blank: for any
+    ecosystem = models.CharField(_("for ecosystem"), max_length=20, blank=True)
     switch_price = models.DecimalField(
         _("switch price"), max_digits=14, decimal_places=2, null=True, blank=True
     )

@@ -27,6 +27,7 @@ from .delivered import (
 from .plans import (
     ALTERNATIVES_SHOWN,
     BLOCKING_CODES,
+    LATENCY_CODES,
     compute_plan,
     compute_sizing_plan,
     estimate_from_body,
@@ -52,6 +53,7 @@ from .requirements import (
     update_workload,
     usd_in_currency,
 )
+from .staleness import plan_is_stale
 from .summary import (
     MFU_CEILING,
     has_workloads_and_plan,
@@ -62,6 +64,7 @@ from .summary import (
 __all__ = [
     "ALTERNATIVES_SHOWN",
     "BLOCKING_CODES",
+    "LATENCY_CODES",
     "CATALOG_MODELS",
     "DeliveryBasis",
     "FX_CNY_PER_USD",
@@ -93,6 +96,7 @@ __all__ = [
     "latest_plan",
     "load_reference_catalog",
     "plan_inputs",
+    "plan_is_stale",
     "plan_summary",
     "procurement_fact_error",
     "requirement_for",

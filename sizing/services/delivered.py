@@ -161,12 +161,17 @@ def _training(result, planned: PlannedWorkload) -> dict:
 def _serving(result, planned: PlannedWorkload, codes: set[str]) -> dict:
     serving = result.inference or {}
     rps, concurrency = required_load(planned.workload)
-    replicas = serving.get("replicas") or 0
-    batch = serving.get("batch_per_replica") or 0
+    # the engine's one figure: replicas x the largest batch within the targets, each
+    # replica carrying its share of the load (the plan's own count serves the plan's)
+    served = serving.get("concurrency_served")
+    if served is None:
+        served = (serving.get("replicas") or 0) * (
+            serving.get("batch_per_replica") or 0
+        )
     return {
         "tokens_per_second": serving.get("tokens_per_second"),
         "requests_per_second": serving.get("requests_per_second"),
-        "concurrent_requests": replicas * batch,
+        "concurrent_requests": served,
         "meets_latency": LATENCY_UNMET not in codes,
         "ttft_ms": serving.get("ttft_ms"),
         "tpot_ms": serving.get("tpot_ms"),

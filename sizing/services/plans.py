@@ -32,7 +32,17 @@ BLOCKING_CODES = frozenset(
     {
         "memory_exceeds_capacity",
         "latency_target_unmet",
+        "gpu_count_below_load",
         "accelerator_not_available_in_region",
+    }
+)
+#: Findings that mean the plan misses a latency target (stated or the interactive
+#: default): the recommendation says so where it is shown (issue 21, item 4).
+LATENCY_CODES = frozenset(
+    {
+        "latency_target_unmet",
+        "gpu_count_below_load",
+        "latency_above_interactive_default",
     }
 )
 ALTERNATIVES_SHOWN = 3

@@ -125,6 +125,8 @@ def constraints_for(requirement: Requirement) -> dict:
         "planning_years": float(procurement.horizon_years),
         "fx_cny_per_usd": FX_CNY_PER_USD,
         "time_shared": requirement.time_shared,
+        # the organisation's data, grown over the horizon: storage holds at least it
+        "data_tb": float(requirement.data_tb) if requirement.data_tb else None,
     }
     return {k: v for k, v in data.items() if v is not None}
 

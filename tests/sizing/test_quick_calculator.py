@@ -133,3 +133,61 @@ def test_the_region_defaults_to_the_procurement_it_was_opened_from(
     assert not re.search(selected, plain.content.decode())
     assert '<option value="global" selected>' in plain.content.decode()
     assert theirs.status_code == 404
+
+
+QWEN_200_USERS = {
+    "model_preset": "qwen3-235b-a22b",
+    "gpu_count": "32",
+    "region": "cn",
+    "context_tokens": "32768",
+    "output_tokens": "1024",
+    "concurrent_requests": "200",
+    "ttft_ms": "2000",
+    "tpot_ms": "50",
+}
+
+
+@pytest.mark.parametrize("accelerator", ["h20-sxm-96gb", "l20-pcie-48gb"])
+def test_a_gpu_count_too_small_for_the_load_is_not_met_and_kept(
+    client, catalog, accelerator
+):
+    # issue 21 item 8: 200 interactive users of Qwen3-235B-A22B at 32k on 32 GPUs
+    html = _post(client, **QWEN_200_USERS, accelerator=accelerator)
+    checks = _checks(html)
+    assert checks["GPU count for 200 concurrent requests"] == "fail"
+    assert 'id="gpu-count"' not in html or ">32<" in html
+    engine = services.estimate_from_body(
+        {
+            "workload": {
+                "kind": "inference",
+                "model": {"preset": "qwen3-235b-a22b"},
+                "gpu_count": 32,
+                "context_tokens": 32768,
+                "output_tokens": 1024,
+                "concurrent_requests": 200,
+                "ttft_ms": 2000,
+                "tpot_ms": 50,
+            },
+            "accelerator": accelerator,
+            "constraints": {"region": "cn"},
+        }
+    )
+    assert engine["gpu_count"] == 32  # kept, never silently raised
+    needed = engine["inference"]["gpus_needed"]
+    if needed:
+        assert needed > 32
+        assert f"not met: the load needs {needed} GPUs" in html
+    else:
+        assert "not met: no GPU count of this accelerator meets the targets" in html
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hans"
+    zh = client.post(
+        "/quick/",
+        {**SERVE_70B, **QWEN_200_USERS, "accelerator": accelerator},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    assert "不满足" in zh
+
+
+def test_a_gpu_count_that_carries_the_load_is_met(client, catalog):
+    checks = _checks(_post(client, region="cn", ttft_ms="100000", tpot_ms="1000"))
+    assert checks["GPU count for 16 concurrent requests"] == "pass"

@@ -34,6 +34,7 @@ from .compliance import (
     ComplianceStatus,
     PlanNeeds,
     check_compliance,
+    requirement_value,
 )
 
 __all__ = [
@@ -89,7 +90,8 @@ def workload_share(w: WorkloadCapability) -> float | None:
     if w.is_training:
         if not w.training_days or not w.needed_days:
             return None
-        return w.needed_days / w.training_days
+        # the days as the RFP states them ("at most", the one rounding rule)
+        return requirement_value(w.needed_days, at_least=False) / w.training_days
     if w.meets_latency is None:
         return None
     if not w.meets_latency:
@@ -148,8 +150,10 @@ def _workload_notes(w: WorkloadCapability) -> tuple[str, str]:
 
 def _compute_notes(cap: Capability, share: float | None) -> tuple[str, str]:
     precision = cap.precision.upper()
-    en = [f"{cap.plan_label} = {cap.needed_pflops or 0:.1f} PFLOPS {precision} needed"]
-    zh = [f"{cap.plan_label} = 需要 {cap.needed_pflops or 0:.1f} PFLOPS（{precision}）"]
+    # needed as the RFP states it (the one rounding rule)
+    needed = requirement_value(cap.needed_pflops or 0.0, at_least=True)
+    en = [f"{cap.plan_label} = {needed:.1f} PFLOPS {precision} needed"]
+    zh = [f"{cap.plan_label} = 需要 {needed:.1f} PFLOPS（{precision}）"]
     if cap.offered_pflops is not None:
         ratio = (
             f" ({cap.offered_pflops / cap.needed_pflops:.0%} of the plan)"
@@ -196,13 +200,19 @@ def compute_item(cap: Capability | None, *, tolerance: float = 0.10) -> Complian
     shares = [s for s in (workload_share(w) for w in cap.workloads) if s is not None]
     share = min(shares) if shares else None
     if share is None and cap.needed_pflops and cap.offered_pflops is not None:
-        share = cap.offered_pflops / cap.needed_pflops
+        needed = (
+            requirement_value(cap.needed_pflops, at_least=True) or cap.needed_pflops
+        )
+        share = cap.offered_pflops / needed
     note, note_zh = _compute_notes(cap, share)
     status = ComplianceStatus.WARN if share is None else _status(share, tolerance)
+    stated = cap.needed_pflops
+    if stated is not None:
+        stated = requirement_value(stated, at_least=True)  # as the RFP states it
     return ComplianceItem(
         "compute",
         status,
-        cap.needed_pflops,
+        stated,
         cap.offered_pflops,
         "PFLOPS",
         note,

@@ -31,10 +31,13 @@ liquid cooling warns, because the site needs facility work it did not plan for.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
 
 __all__ = [
+    "REQUIREMENT_DIGITS",
+    "requirement_value",
     "BidOffer",
     "ComplianceInputError",
     "ComplianceItem",
@@ -44,6 +47,20 @@ __all__ = [
 ]
 
 COOLING_KINDS = ("air", "liquid")
+REQUIREMENT_DIGITS = 1  # decimals a plan figure is stated with in the RFP
+
+
+def requirement_value(
+    value: float, *, at_least: bool, digits: int = REQUIREMENT_DIGITS
+) -> float:
+    """A plan figure as the RFP states it and as a bid is held to it: one rule for the
+    pack, the portal's feedback and the comparison. Rounded to ``digits`` toward the
+    plan's side (an "at least" down, an "at most" up), so that the plan's own figure
+    always meets its own minimum: 232 x H20 = 34.336 PFLOPS is stated "≥ 34.3" and a
+    bid identical to the plan passes (issue 21, item 9)."""
+    scale = 10**digits
+    scaled = round(value * scale, 6)
+    return (math.floor(scaled) if at_least else math.ceil(scaled)) / scale
 
 
 class ComplianceInputError(ValueError):
@@ -296,15 +313,18 @@ def check_compliance(
     items: list[ComplianceItem] = []
     for name, unit in _AT_LEAST:
         required = getattr(needs, name)
+        if required is not None:
+            required = requirement_value(required, at_least=True)
         offered = getattr(offer, name)
         if required == 0:
             items.append(ComplianceItem(name, ComplianceStatus.PASS, 0, offered, unit))
         else:
             items.append(_check_at_least(name, required, offered, unit, tolerance))
+    power = needs.it_power_kw
+    if power is not None:
+        power = requirement_value(power, at_least=False)
     items.append(
-        _check_power(
-            needs.it_power_kw, offer.it_power_kw, tolerance, implausible_power_share
-        )
+        _check_power(power, offer.it_power_kw, tolerance, implausible_power_share)
     )
     items.append(_check_cooling(needs.cooling, offer.cooling))
     items.append(_check_ecosystem(needs.ecosystem, offer.ecosystem))

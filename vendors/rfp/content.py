@@ -10,7 +10,6 @@ the same comparisons (at least, at most, equal), so the RFP asks for what is che
 
 from __future__ import annotations
 
-import math
 from datetime import datetime
 
 from django.utils import timezone
@@ -21,6 +20,7 @@ from clusterbuy.models import DataSensitivity, DeploymentSite, Region
 from sizing.models import Scenario, WorkloadKind
 
 from ..comparison.labels import ECOSYSTEM_NAMES, compliance_label, pitfall_label
+from ..compliance import requirement_value
 from ..models import Cooling
 from ..models.checklist_default import criterion_text, section_title
 from . import facts as rfp_facts_module
@@ -41,13 +41,11 @@ def shown_number(value: float | int | None, digits: int = 1) -> str:
 
 
 def required_number(value: float, comparison: str, digits: int = 1) -> str:
-    """A requirement as shown: rounded toward the strict side (an "at least" up, an
-    "at most" down), so the shown figure never asks less than the plan."""
-    scale = 10**digits
-    if comparison == AT_LEAST:
-        value = math.ceil(round(value * scale, 6)) / scale
-    elif comparison == AT_MOST:
-        value = math.floor(round(value * scale, 6)) / scale
+    """A requirement as shown: the figure a bid is held to
+    (`vendors.compliance.requirement_value`, rounded toward the plan's side so that
+    the plan meets its own minimums)."""
+    if comparison in (AT_LEAST, AT_MOST):
+        value = requirement_value(value, at_least=comparison == AT_LEAST, digits=digits)
     return shown_number(value, digits)
 
 
@@ -144,6 +142,9 @@ def _row(code, comparison, value, unit, basis, *, label=None, shown=None) -> dic
             else value
         )
     prefix = "" if comparison == EQUAL else comparison
+    if isinstance(value, float) and comparison in (AT_LEAST, AT_MOST):
+        # the figure stated is the figure judged (one rounding rule)
+        value = requirement_value(value, at_least=comparison == AT_LEAST)
     return {
         "code": code,
         "label": label or compliance_label(code),

@@ -12,6 +12,7 @@ from clusterbuy.access import Capability, access_procurement, require
 from clusterbuy.forms import add_service_error
 from clusterbuy.services import ServiceError
 from clusterbuy.views import render_procurement
+from sizing import services as sizing_services
 
 from ..rfp import services
 from ..rfp.content import rfp_content
@@ -48,6 +49,10 @@ def rfp_page(request, pk):
             "progress": services.rfp_progress(procurement, row),
             "rfp": rfp_content(procurement),
             "formats": FORMATS,
+            "stale": sizing_services.plan_is_stale(
+                procurement=procurement,
+                plan=sizing_services.latest_plan(procurement=procurement),
+            ),
         },
         active="rfp",
     )

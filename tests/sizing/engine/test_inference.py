@@ -1,6 +1,7 @@
 import pytest
 
 from sizing.engine import estimate
+from sizing.engine.serving_latency import LAYER_OVERHEAD_S
 from sizing.engine.serving_needs import ETA_COMPUTE, ETA_MEM
 
 
@@ -16,9 +17,11 @@ def test_decode_of_one_request_is_bound_by_reading_the_weights(catalog, make):
     # Streamed per step: every weight but the embedding table (a lookup): (8,030,261,248
     # - 128,256 x 4,096) x 2 B = 15.01 GB; KV read (1024 + 64) x 131,072 B = 0.143 GB
     # step = 15.152 GB / (3.35 TB/s x 0.7) = 6.461 ms (compute 2 x 7.5e9 FLOPs: 0.03 ms)
+    # + 32 layers x the per-layer fixed overhead (40 us: 1.28 ms);
     # TPOT adds the batch's prefill spread over its 128 output tokens
     streamed = 8_030_261_248 - 128_256 * 4_096
     step_s = (streamed * 2 + 1088 * 131_072) / (3.35e12 * ETA_MEM)
+    step_s += 32 * LAYER_OVERHEAD_S
     prefill_s = (2 * streamed * 1024 + 2 * 32 * 1024**2 * 4096) / (989e12 * ETA_COMPUTE)
     assert r.inference["tpot_ms"] == pytest.approx((step_s + prefill_s / 128) * 1e3)
     assert r.inference["ttft_ms"] == pytest.approx((prefill_s + step_s) * 1e3)
