@@ -20,7 +20,7 @@ from clusterbuy.models import DataSensitivity, DeploymentSite, Region
 from sizing.models import Scenario, WorkloadKind
 
 from ..comparison.labels import ECOSYSTEM_NAMES, compliance_label, pitfall_label
-from ..compliance import requirement_value
+from ..engine.compliance import requirement_value
 from ..models import Cooling
 from ..models.checklist_default import criterion_text, section_title
 from . import facts as rfp_facts_module
