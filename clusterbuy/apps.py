@@ -8,7 +8,8 @@ class ClusterbuyConfig(AppConfig):
     verbose_name = _("ClusterBuy")
 
     def ready(self) -> None:
-        from . import task_runner
+        # The Celery app exists before any task is sent (clusterbuy/__init__.py).
+        from . import celery, task_runner  # noqa: F401
 
         # Without a broker, the web process sweeps stuck runs as workers do.
         request_started.connect(

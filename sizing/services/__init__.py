@@ -35,7 +35,6 @@ from .plans import (
     save_requirement_and_plan,
 )
 from .requirements import (
-    FX_CNY_PER_USD,
     PROCUREMENT_FACTS,
     REQUIREMENT_FIELDS,
     WORKLOAD_FIELDS,
@@ -64,7 +63,6 @@ __all__ = [
     "BLOCKING_CODES",
     "CATALOG_MODELS",
     "DeliveryBasis",
-    "FX_CNY_PER_USD",
     "MFU_CEILING",
     "PROCUREMENT_FACTS",
     "REQUIREMENT_FIELDS",
