@@ -15,7 +15,7 @@ from django.utils import translation
 from clusterbuy.models import Procurement
 from sizing.input_errors import delivered_error
 
-from ..engine.capability import Capability, WorkloadCapability
+from ..engine.capability import Capability, WorkloadCapability, catalog_pflops
 from ..models import Bid
 from ..services import plan_facts
 
@@ -26,11 +26,8 @@ def _name(key: str, accelerators: dict) -> str:
 
 
 def _catalog_pflops(key: str, gpu_count: int | None, accelerators: dict):
-    row = accelerators.get(key)
-    peak = getattr(row, "bf16_dense_tflops", None)
-    if peak is None or not gpu_count:
-        return None
-    return gpu_count * peak / 1000.0
+    peak = getattr(accelerators.get(key), "bf16_dense_tflops", None)
+    return catalog_pflops(gpu_count, peak)
 
 
 def _from_catalog(

@@ -10,6 +10,7 @@ from clusterbuy.models import Procurement
 from sizing import services as sizing_services
 from sizing.models import Workload
 
+from ..engine.capability import catalog_pflops
 from ..services import checklists, evaluation, plan_facts
 from .services import stored_rfp_settings
 
@@ -87,7 +88,7 @@ def _plan_delivery(procurement: Procurement, plan: dict | None) -> dict | None:
     peak = getattr(row, "bf16_dense_tflops", None)
     return {
         "precision": "bf16",
-        "compute_pflops": plan["gpu_count"] * peak / 1000.0 if peak else None,
+        "compute_pflops": catalog_pflops(plan["gpu_count"], peak),
         "workloads": [],
     }
 
