@@ -53,6 +53,7 @@ from .requirements import (
 )
 from .summary import (
     MFU_CEILING,
+    PlanSummary,
     has_workloads_and_plan,
     plan_summary,
     training_lower_bound_days,
@@ -64,6 +65,7 @@ __all__ = [
     "CATALOG_MODELS",
     "DeliveryBasis",
     "MFU_CEILING",
+    "PlanSummary",
     "PROCUREMENT_FACTS",
     "REQUIREMENT_FIELDS",
     "WORKLOAD_FIELDS",

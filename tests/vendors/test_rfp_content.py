@@ -47,10 +47,10 @@ def test_plan_minimums_are_the_plans_figures_as_requirements(rfp_plan, procureme
     assert rows["ecosystem"]["shown"] == "CUDA"
     summary = sizing_services.plan_summary(procurement=procurement)
     # capacity and checkpoint writes: the plan's own figures, rounded up when shown
-    assert rows["storage_tb"]["value"] == round(summary["storage_tb"], 4)
-    assert rows["storage_write_gbs"]["value"] == round(summary["storage_write_gbs"], 4)
+    assert rows["storage_tb"]["value"] == round(summary.storage_tb, 4)
+    assert rows["storage_write_gbs"]["value"] == round(summary.storage_write_gbs, 4)
     assert rows["storage_write_gbs"]["shown"] == (
-        f"≥ {required_number(summary['storage_write_gbs'], AT_LEAST)} GB/s"
+        f"≥ {required_number(summary.storage_write_gbs, AT_LEAST)} GB/s"
     )
     assert rows["memory_fit"]["shown"] == "the 1 planned workload"  # not "all 1 …s"
     assert list(rows) == [

@@ -14,6 +14,7 @@ from django.utils import translation
 
 from clusterbuy.models import Procurement
 from sizing.input_errors import delivered_error
+from sizing.services import PlanSummary
 
 from ..engine.capability import Capability, WorkloadCapability, catalog_pflops
 from ..models import Bid
@@ -31,11 +32,11 @@ def _catalog_pflops(key: str, gpu_count: int | None, accelerators: dict):
 
 
 def _from_catalog(
-    key: str, gpu_count: int, plan: dict | None, accelerators: dict
+    key: str, gpu_count: int, plan: PlanSummary | None, accelerators: dict
 ) -> dict:
     """Effective compute only, when the plan's workloads cannot be sized again."""
-    plan = plan or {}
-    plan_key, plan_count = plan.get("accelerator") or "", plan.get("gpu_count")
+    plan_key = plan.accelerator if plan else ""
+    plan_count = plan.gpu_count if plan else None
     return {
         "accelerator": key,
         "gpu_count": gpu_count,
@@ -52,7 +53,10 @@ def _from_catalog(
 
 
 def delivered_by_bid(
-    procurement: Procurement, bids: list[Bid], plan: dict | None, accelerators: dict
+    procurement: Procurement,
+    bids: list[Bid],
+    plan: PlanSummary | None,
+    accelerators: dict,
 ) -> dict[int, dict]:
     """Bid id -> what it delivers (`sizing.services.delivered_from_basis` keys plus
     accelerator_name and plan.accelerator_name); no entry without a plan or a valid

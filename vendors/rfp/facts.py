@@ -71,7 +71,9 @@ def _workloads(procurement: Procurement) -> list[dict]:
     ]
 
 
-def _plan_delivery(procurement: Procurement, plan: dict | None) -> dict | None:
+def _plan_delivery(
+    procurement: Procurement, plan: sizing_services.PlanSummary | None
+) -> dict | None:
     """What the plan's own cluster delivers (compute, per-workload targets): the
     floor a bid is held to by `vendors.engine.capability`. Without stored workloads the
     catalog's dense BF16 peak x GPU count, as the comparison does."""
@@ -81,14 +83,14 @@ def _plan_delivery(procurement: Procurement, plan: dict | None) -> dict | None:
     if basis is not None:
         return plan_facts.delivered_capability(
             basis=basis,
-            accelerator_key=plan["accelerator"],
-            gpu_count=plan["gpu_count"],
+            accelerator_key=plan.accelerator,
+            gpu_count=plan.gpu_count,
         )
-    row = plan_facts.accelerators_by_key([plan["accelerator"]]).get(plan["accelerator"])
+    row = plan_facts.accelerators_by_key([plan.accelerator]).get(plan.accelerator)
     peak = getattr(row, "bf16_dense_tflops", None)
     return {
         "precision": "bf16",
-        "compute_pflops": catalog_pflops(plan["gpu_count"], peak),
+        "compute_pflops": catalog_pflops(plan.gpu_count, peak),
         "workloads": [],
     }
 
