@@ -96,5 +96,7 @@ def check_golden(path: Path, *, version: str, where: str, outputs: Any) -> None:
 
 
 def _test_of(path: Path) -> str:
-    tests = Path(__file__).resolve().parent.parent
-    return str((path.parent.parent / "test_golden.py").relative_to(tests))
+    """The test module beside ``golden/``, relative to the repository when inside it."""
+    test = path.resolve().parent.parent / "test_golden.py"
+    root = Path(__file__).resolve().parent.parent
+    return str(test.relative_to(root)) if test.is_relative_to(root) else str(test)
