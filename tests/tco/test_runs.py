@@ -520,14 +520,16 @@ def test_prefill_uses_the_sizing_plan_and_converts_the_gpu_price(
 ):
     from decimal import Decimal
 
-    plan = {
-        "gpu_count": 16,
-        "it_power_kw": 20.4,
-        "accelerator": "h100-sxm",
-        "accelerator_name": "H100 SXM",
-        "gpu_price": Decimal("25000"),
-        "gpu_price_currency": "USD",
-    }
+    from sizing.services import PlanSummary
+
+    plan = PlanSummary(
+        gpu_count=16,
+        it_power_kw=20.4,
+        accelerator="h100-sxm",
+        accelerator_name="H100 SXM",
+        gpu_price=Decimal("25000"),
+        gpu_price_currency="USD",
+    )
     monkeypatch.setattr(services, "sizing_plan", lambda *, procurement: plan)
 
     inputs = services.prefill_inputs(procurement=procurement)
