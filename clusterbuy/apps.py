@@ -8,7 +8,9 @@ class ClusterbuyConfig(AppConfig):
     verbose_name = _("ClusterBuy")
 
     def ready(self) -> None:
-        from . import checks, task_runner  # noqa: F401 - checks register themselves
+        # The Celery app exists before any task is sent (clusterbuy/__init__.py);
+        # the system checks register themselves.
+        from . import celery, checks, task_runner  # noqa: F401
 
         # Without a broker, the web process sweeps stuck runs as workers do.
         request_started.connect(

@@ -145,6 +145,8 @@ def accelerator_from_row(row: dict[str, Any]) -> Accelerator:
         reported_memory_mib=row.get("reported_memory_mib"),
         tdp_w=row["tdp_w"],
         form_factor=row["form_factor"],
+        memory_type=row.get("memory_type") or "",
+        scaleup_link=row.get("scaleup_link") or "",
         scaleup_gbs=row["scaleup_gbs_per_gpu"],
         scaleup_domain_gpus=row["scaleup_domain_gpus"] or 1,
         pcie_gen=row["pcie_gen"],

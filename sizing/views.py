@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clusterbuy.access import Capability, access_procurement, can, require
+from clusterbuy.engine.currency import DEFAULT_FX_CNY_PER_USD
 from clusterbuy.errors import error_sentence
 from clusterbuy.forms import add_service_error
 from clusterbuy.ids import id_param
@@ -295,7 +296,7 @@ def plan(request, pk):
                 }
                 for a in current.alternatives or []
             ],
-            fx_cny_per_usd=services.FX_CNY_PER_USD,
+            fx_cny_per_usd=DEFAULT_FX_CNY_PER_USD,
             workloads=[
                 (
                     workload,

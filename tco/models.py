@@ -127,8 +127,8 @@ class TcoRun(models.Model):
         TcoScenario, on_delete=models.CASCADE, related_name="runs"
     )
     inputs = models.JSONField(_("inputs snapshot"))
-    #: ``sizing.services.plan_summary`` when the run was requested (None: no plan);
-    #: the report shows this, never the procurement's current plan.
+    #: ``sizing.services.plan_summary(...).as_dict()`` when the run was requested
+    #: (None: no plan); the report shows this, never the procurement's current plan.
     sizing_plan = models.JSONField(
         _("sizing plan snapshot"), null=True, blank=True, encoder=DjangoJSONEncoder
     )

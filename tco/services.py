@@ -87,7 +87,7 @@ class RunBusy(Exception):
 # --- the sizing plan ----------------------------------------------------------------
 
 
-def sizing_plan(*, procurement: Procurement) -> dict | None:
+def sizing_plan(*, procurement: Procurement) -> sizing_services.PlanSummary | None:
     """The sizing app's current plan summary for the procurement, or None."""
     if procurement.pk is None:
         return None
@@ -98,6 +98,12 @@ def sizing_plan(*, procurement: Procurement) -> dict | None:
             "sizing plan_summary failed for procurement %s", procurement.pk
         )
         return None
+
+
+def _plan_snapshot(procurement: Procurement) -> dict | None:
+    """The plan summary a run stores (its report shows this, never the current plan)."""
+    plan = sizing_plan(procurement=procurement)
+    return None if plan is None else plan.as_dict()
 
 
 def prefill_inputs(*, procurement: Procurement) -> dict:
@@ -114,22 +120,22 @@ def prefill_inputs(*, procurement: Procurement) -> dict:
     plan = sizing_plan(procurement=procurement)
     if not plan:
         return data
-    gpu_count = plan.get("gpu_count")
+    gpu_count = plan.gpu_count
     if gpu_count:
         data["gpu_count"] = int(gpu_count)
-    if plan.get("it_power_kw"):
-        data["it_power_kw"] = round(float(plan["it_power_kw"]), 3)
-    price = plan.get("gpu_price")
+    if plan.it_power_kw:
+        data["it_power_kw"] = round(float(plan.it_power_kw), 3)
+    price = plan.gpu_price
     if price is not None and gpu_count:
         try:
             amount = convert_money(
                 Decimal(str(price)) * int(gpu_count),
-                from_currency=plan.get("gpu_price_currency") or currency,
+                from_currency=plan.gpu_price_currency or currency,
                 to_currency=currency,  # at the default fx_usd_cny, as a Decimal
             )
         except (ValueError, InvalidOperation):
             return data
-        name = plan.get("accelerator_name") or plan.get("accelerator") or "GPU"
+        name = plan.accelerator_name or plan.accelerator or "GPU"
         data["capex"] = [
             {
                 "category": "gpu_servers",
@@ -284,7 +290,7 @@ def request_tco_run(
         run = TcoRun.objects.create(
             scenario=scenario,
             inputs=normalise_inputs(inputs=scenario.inputs),
-            sizing_plan=sizing_plan(procurement=scenario.procurement),
+            sizing_plan=_plan_snapshot(scenario.procurement),
             engine_version=ENGINE_VERSION,
             status=RunStatus.QUEUED,
             lang=lang,

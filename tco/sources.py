@@ -87,14 +87,14 @@ def label_capex(capex: list[dict], category_label: Callable[[str], str]) -> list
     return lines
 
 
-def _plan_price(plan: dict, currency: str) -> Decimal:
+def _plan_price(plan: sizing_services.PlanSummary, currency: str) -> Decimal:
     try:
-        price = Decimal(str(plan.get("gpu_price")))
+        price = Decimal(str(plan.gpu_price))
         if not price.is_finite() or price <= 0:
             raise InvalidOperation
         return convert_money(
             price,
-            from_currency=plan.get("gpu_price_currency") or currency,
+            from_currency=plan.gpu_price_currency or currency,
             to_currency=currency,
         )
     except (InvalidOperation, ValueError):
@@ -111,21 +111,21 @@ def seed_from_plan(*, procurement: Procurement, plan_id: int) -> ScenarioSeed:
     """The plan's scenario: its GPU count and IT power, GPU servers at the catalogue
     price, what the plan does not price filled in (see the module docstring)."""
     plan = sizing_services.plan_summary(procurement=procurement)
-    if plan is None or plan["plan_id"] != plan_id:
+    if plan is None or plan.plan_id != plan_id:
         raise ServiceError(
             _("Start from the procurement's current sizing plan (%(id)s).")
-            % {"id": plan["plan_id"] if plan else "—"},
+            % {"id": plan.plan_id if plan else "—"},
             field="sizing_plan",
         )
     currency = procurement.currency if procurement.currency in ("CNY", "USD") else "CNY"
-    gpu_count = int(plan["gpu_count"])
+    gpu_count = int(plan.gpu_count)
     try:
         normalised = normalise_tco(
             [],
             horizon_years=procurement.horizon_years,
             currency=currency,
             gpu_count=gpu_count,
-            it_power_kw=float(plan["it_power_kw"]) if plan.get("it_power_kw") else None,
+            it_power_kw=float(plan.it_power_kw) if plan.it_power_kw else None,
             warranty_years=None,
             on_prem=procurement.deployment_site != DeploymentSite.CLOUD,
             gpu_price=_plan_price(plan, currency),
@@ -133,7 +133,7 @@ def seed_from_plan(*, procurement: Procurement, plan_id: int) -> ScenarioSeed:
     except TcoInputError as exc:
         raise ServiceError(error_sentence(exc), field="sizing_plan") from None
     inputs = dict(normalised.inputs)
-    name = plan.get("accelerator_name") or plan.get("accelerator") or "GPU"
+    name = plan.accelerator_name or plan.accelerator or "GPU"
     inputs["capex"] = [
         {**line, "description": f"{gpu_count} x {name}"}
         if line["description"] == "added:gpu_servers"

@@ -285,6 +285,24 @@ def test_an_upward_import_is_found(planted):
     ]
 
 
+def test_an_engine_may_import_the_shared_engine_and_engines_to_its_left(planted):
+    (planted / "clusterbuy/engine").mkdir()
+    (planted / "clusterbuy/engine/__init__.py").write_text("")
+    (planted / "clusterbuy/engine/limits.py").write_text("MAX_GPU_COUNT = 10\n")
+    (planted / "sizing/engine/memory.py").write_text(
+        "from clusterbuy.engine.limits import MAX_GPU_COUNT\n"
+    )
+    (planted / "tco/engine/__init__.py").write_text(
+        "from sizing.engine import memory\n"
+    )
+    graph = import_graph(planted)
+    assert impure_engine_imports(graph) == [] and upward_imports(graph) == []
+    (planted / "clusterbuy/engine/limits.py").write_text("from sizing import engine\n")
+    assert upward_imports(import_graph(planted)) == [
+        "clusterbuy.engine.limits -> sizing.engine"
+    ]
+
+
 def test_a_function_level_upward_import_is_found(planted):
     (planted / "tco/report.py").write_text(
         "def render():\n    from vendors import comparison\n    return comparison\n"

@@ -11,6 +11,8 @@ from __future__ import annotations
 import copy
 from decimal import Decimal
 
+from sizing.services import PlanSummary
+
 from .models import Bid, CaseStudy, Vendor
 from .services import bids, evaluation, plan_facts, suppliers
 
@@ -72,19 +74,17 @@ def _line(category, description, quantity, unit_price, recurring=False) -> dict:
 
 
 def _plan_facts(procurement) -> dict:
-    plan = plan_facts.plan_summary(procurement=procurement) or {}
+    plan = plan_facts.plan_summary(procurement=procurement) or PlanSummary()
     return {
-        "accelerator": plan.get("accelerator") or "h100-sxm-80gb",
-        "gpu_count": int(plan.get("gpu_count") or 64),
-        "network_gbps_per_gpu": plan.get("network_gbps_per_gpu") or 400,
-        "storage_tb": plan.get("storage_tb") or 500,
-        "storage_read_gbs": plan.get("storage_read_gbs") or 64,
-        "storage_write_gbs": plan.get("storage_write_gbs") or 20,
-        "peak_power_kw": plan.get("it_power_kw") or 81.6,
-        "cooling": plan.get("cooling")
-        if plan.get("cooling") in ("air", "liquid")
-        else "air",
-        "scaleup_domain_gpus": plan.get("scaleup_domain_gpus") or 8,
+        "accelerator": plan.accelerator or "h100-sxm-80gb",
+        "gpu_count": int(plan.gpu_count or 64),
+        "network_gbps_per_gpu": plan.network_gbps_per_gpu or 400,
+        "storage_tb": plan.storage_tb or 500,
+        "storage_read_gbs": plan.storage_read_gbs or 64,
+        "storage_write_gbs": plan.storage_write_gbs or 20,
+        "peak_power_kw": plan.it_power_kw or 81.6,
+        "cooling": plan.cooling if plan.cooling in ("air", "liquid") else "air",
+        "scaleup_domain_gpus": plan.scaleup_domain_gpus or 8,
     }
 
 

@@ -20,18 +20,26 @@ MIB = 1024.0 * 1024.0
 
 @dataclass(frozen=True)
 class Accelerator:
+    """One accelerator's datasheet: the one type the sizing engine computes with and
+    the vendors' spec-claim checks read (``vendors.engine.spec_claims``), so a figure
+    has one name everywhere (``fp8_tflops`` is the catalogue's ``fp8_dense_tflops``).
+    Only ``key`` is required: a claim check may hold a partial row; the sizing
+    catalogue always gives every figure (``sizing.reference_data``)."""
+
     key: str
-    vendor: str
-    name: str
-    family: str
-    ecosystem: str
-    memory_gb: float
-    mem_bw_tbs: float | None
-    bf16_tflops: float | None
-    fp8_tflops: float | None
-    int8_tops: float | None
-    tdp_w: float | None
+    vendor: str = ""
+    name: str = ""
+    family: str = ""
+    ecosystem: str = ""
+    memory_gb: float | None = None
+    mem_bw_tbs: float | None = None
+    bf16_tflops: float | None = None
+    fp8_tflops: float | None = None
+    int8_tops: float | None = None
+    tdp_w: float | None = None
     form_factor: str = ""
+    memory_type: str = ""  # HBM3, HBM3e, GDDR6, ...
+    scaleup_link: str = ""  # NVLink 4, Infinity Fabric, HCCS, ...
     scaleup_gbs: float | None = None  # bidirectional per GPU, vendor convention
     scaleup_domain_gpus: int = 1
     pcie_gen: int | None = None
@@ -86,6 +94,18 @@ class Accelerator:
                 else self.bf16_tflops * TF32_SHARE_OF_BF16
             )
         return None
+
+    def dense(self, precision: str) -> float | None:
+        """The datasheet's own dense figure for a precision as a bid names it (BF16,
+        FP16, FP8, INT8, FP4), without `peak_tflops`'s fallbacks: what a claim is
+        checked against."""
+        return {
+            "BF16": self.bf16_tflops,
+            "FP16": self.bf16_tflops,
+            "FP8": self.fp8_tflops,
+            "INT8": self.int8_tops,
+            "FP4": self.fp4_tflops,
+        }.get(precision)
 
     @property
     def pcie_gbs_each_way(self) -> float:

@@ -6,6 +6,8 @@ server share. Energy is the nodes' power over the planning horizon.
 
 from __future__ import annotations
 
+from clusterbuy.engine.currency import convert_money
+
 from .catalog import Accelerator
 from .explain import Explainer, Section
 from .power import AVERAGE_LOAD_SHARE, DEFAULT_PUE
@@ -29,7 +31,12 @@ def price_usd_per_gpu(acc: Accelerator, constraints: Constraints) -> float | Non
     if acc.price is None:
         return None
     if acc.price_currency == "CNY":
-        usd = acc.price / constraints.fx_cny_per_usd
+        usd = convert_money(
+            acc.price,
+            from_currency="CNY",
+            to_currency="USD",
+            fx_usd_cny=constraints.fx_cny_per_usd,
+        )
     else:
         usd = acc.price
     return usd * (SERVER_COST_RATIO if acc.price_basis == "gpu" else 1.0)

@@ -26,7 +26,10 @@ from .sized_workload import SizedWorkload, accelerator_by_key, size_workload
 from .storage import size_storage
 from .workload import Constraints, Workload
 
-ENGINE_VERSION = "sizing-1.0.0"
+#: Stored with every plan; changes with the outputs (tests/sizing/engine/test_golden.py,
+#: docs/architecture.md "Engine versions"): the major for a changed field of the
+#: result, the minor for a changed figure.
+ENGINE_VERSION = "sizing-2.0.0"
 
 
 def estimate(

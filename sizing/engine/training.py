@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+from clusterbuy.engine.limits import MAX_GPU_COUNT
+
 from .catalog import Accelerator, ServerPlatform
 from .efficiency import Efficiency, goodput, scale_factor, training_efficiency
 from .errors import SizingInputError
@@ -27,7 +29,6 @@ from .parallelism import (
 )
 from .workload import Workload
 
-MAX_GPUS = 1_000_000
 MAX_DOUBLINGS = 12
 MAX_COUNT_STEPS = 256
 
@@ -138,12 +139,12 @@ def gpus_for_days(rates: TrainingRates, total_flops: float, per_node: int) -> in
     lo, hi = 1, 1
     while rates.days(hi, total_flops) > target:
         hi *= 2
-        if hi > MAX_GPUS:
+        if hi > MAX_GPU_COUNT:
             raise SizingInputError(
                 "target cannot be met with up to a million GPUs",
                 field="workload.target_days",
                 code="target_unreachable",
-                params={"max_gpus": MAX_GPUS, "target_days": target},
+                params={"max_gpus": MAX_GPU_COUNT, "target_days": target},
             )
     while lo < hi:
         mid = (lo + hi) // 2
@@ -236,7 +237,7 @@ def grow_until_fits(
         if choice is not None and choice.fits:
             break
         larger = next_gpus(gpus, per_node)
-        if larger > MAX_GPUS:
+        if larger > MAX_GPU_COUNT:
             break
         trial = layouts.best(larger)
         if trial is None:

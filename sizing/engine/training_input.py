@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from clusterbuy.engine.limits import MAX_GPU_COUNT
+
 from .catalog import ModelArch
 from .errors import SizingInputError
 from .fields import read_bool, read_choice, read_number
@@ -22,7 +24,6 @@ TRAINING_PRECISIONS = ("bf16", "fp16", "fp8", "fp32")
 LORA_BASE_PRECISIONS = ("bf16", "fp16", "fp8", "int8", "int4")
 RECOMPUTE = ("none", "selective", "full")
 OPTIMIZERS = ("adamw", "adam", "adam_8bit", "sgd", "adafactor")
-MAX_GPU_COUNT = 1_000_000
 # Llama 2 used a 4M-token global batch (Touvron et al. 2023, section 2.2).
 DEFAULT_GLOBAL_BATCH_TOKENS = 4 * 1024 * 1024
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from clusterbuy.engine.currency import DEFAULT_FX_CNY_PER_USD
+from clusterbuy.engine.limits import MAX_GPU_COUNT
+
 from .catalog import Catalog, ModelArch
 from .errors import SizingInputError
 from .fields import (
@@ -25,7 +28,6 @@ from .model import QUANT_SCOPES, default_quant_scope
 from .model_input import model_from_dict
 from .training_input import (
     DEFAULT_GLOBAL_BATCH_TOKENS,
-    MAX_GPU_COUNT,
     TRAINING_PRECISIONS,
     lora_values,
     training_values,
@@ -111,7 +113,7 @@ class Constraints:
     data_growth_per_year: float = 0.0
     planning_years: float = 3.0
     pue: float | None = None
-    fx_cny_per_usd: float = 7.2
+    fx_cny_per_usd: float = DEFAULT_FX_CNY_PER_USD
     electricity_usd_per_kwh: float | None = None
     time_shared: bool = False
     data_tb: float | None = None  # the organisation's data today (questionnaire)
@@ -254,7 +256,8 @@ def constraints_from_dict(data: Any) -> Constraints:
         or 0.0,
         planning_years=read_number(data, "planning_years", path, maximum=30) or 3.0,
         pue=_pue(data),
-        fx_cny_per_usd=read_number(data, "fx_cny_per_usd", path) or 7.2,
+        fx_cny_per_usd=read_number(data, "fx_cny_per_usd", path)
+        or DEFAULT_FX_CNY_PER_USD,
         electricity_usd_per_kwh=read_number(data, "electricity_usd_per_kwh", path),
         time_shared=read_bool(data, "time_shared", path, False),
         data_tb=read_number(data, "data_tb", path, allow_zero=True),

@@ -36,7 +36,6 @@ from .plans import (
     save_requirement_and_plan,
 )
 from .requirements import (
-    FX_CNY_PER_USD,
     PROCUREMENT_FACTS,
     REQUIREMENT_FIELDS,
     WORKLOAD_FIELDS,
@@ -56,6 +55,7 @@ from .requirements import (
 from .staleness import plan_is_stale
 from .summary import (
     MFU_CEILING,
+    PlanSummary,
     has_workloads_and_plan,
     plan_summary,
     training_lower_bound_days,
@@ -67,8 +67,8 @@ __all__ = [
     "LATENCY_CODES",
     "CATALOG_MODELS",
     "DeliveryBasis",
-    "FX_CNY_PER_USD",
     "MFU_CEILING",
+    "PlanSummary",
     "PROCUREMENT_FACTS",
     "REQUIREMENT_FIELDS",
     "WORKLOAD_FIELDS",

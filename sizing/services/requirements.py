@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from clusterbuy.engine.currency import DEFAULT_FX_CNY_PER_USD, convert_money
 from clusterbuy.models import Procurement
 from sizing.engine import SizingInputError, constraints_from_dict, workload_from_dict
 from sizing.engine.fields import read_number
@@ -23,8 +24,6 @@ from sizing.models import (
 
 from .catalog import engine_catalog
 
-# Constraints' default exchange rate (engine.workload.Constraints.fx_cny_per_usd).
-FX_CNY_PER_USD = 7.2
 REQUIREMENT_FIELDS = (
     "scenario",
     "data_tb",
@@ -92,12 +91,12 @@ def engine_field(field: str) -> str:
 
 def usd_in_currency(amount_usd: float | None, procurement: Procurement) -> float | None:
     """A sizing figure in USD (the engine's prices) in the procurement's currency,
-    at ``FX_CNY_PER_USD`` for a CNY procurement: the rate `budget_usd` uses the
-    other way."""
+    at the default rate (``DEFAULT_FX_CNY_PER_USD``) for a CNY procurement: the rate
+    `budget_usd` uses the other way."""
     if amount_usd is None:
         return None
     if procurement.currency == "CNY":
-        return float(amount_usd) * FX_CNY_PER_USD
+        return convert_money(float(amount_usd), from_currency="USD", to_currency="CNY")
     return float(amount_usd)
 
 
@@ -107,7 +106,7 @@ def budget_usd(procurement: Procurement) -> float | None:
         return None
     amount = float(procurement.budget_max)
     if procurement.currency == "CNY":
-        amount /= FX_CNY_PER_USD
+        amount = convert_money(amount, from_currency="CNY", to_currency="USD")
     return amount or None
 
 
@@ -123,7 +122,7 @@ def constraints_for(requirement: Requirement) -> dict:
         "budget_usd": budget_usd(procurement),
         "data_growth_per_year": (requirement.growth_per_year or 0) / 100.0,
         "planning_years": float(procurement.horizon_years),
-        "fx_cny_per_usd": FX_CNY_PER_USD,
+        "fx_cny_per_usd": DEFAULT_FX_CNY_PER_USD,
         "time_shared": requirement.time_shared,
         # the organisation's data, grown over the horizon: storage holds at least it
         "data_tb": float(requirement.data_tb) if requirement.data_tb else None,

@@ -5,6 +5,8 @@ the physical lower bound on a training time. Names and return shapes are a contr
 from __future__ import annotations
 
 import math
+from dataclasses import asdict, dataclass
+from decimal import Decimal
 
 from clusterbuy.models import Procurement
 from sizing.engine import SizingInputError, workload_from_dict
@@ -21,6 +23,47 @@ from .plans import latest_plan
 MFU_CEILING = 0.6
 
 
+@dataclass(frozen=True)
+class PlanSummary:
+    """The latest plan's headline figures, as the TCO and vendor apps read them.
+
+    Every figure comes from the stored plan. ``gpu_price`` is USD per GPU including its
+    server share (None: not priced); ``network_gbps_per_gpu`` the provisioned scale-out
+    per GPU; ``storage_write_gbs`` the checkpoint write need; ``cooling`` "air" or
+    "liquid"; ``ecosystem`` "cuda", "rocm", "cann", ...; ``model_params_b`` the largest
+    model's parameters in billions. A TCO run stores it as `as_dict` (its snapshot).
+    """
+
+    plan_id: int = 0
+    engine_version: str = ""
+    accelerator: str = ""  # catalogue key
+    accelerator_name: str = ""
+    gpu_count: int = 0
+    nodes: int = 0
+    gpus_per_node: int | None = None
+    vram_gb_per_gpu: float | None = None
+    scaleup_domain_gpus: int | None = None
+    network_gbps_per_gpu: float | None = None
+    fabric: str | None = None
+    storage_tb: float | None = None
+    storage_read_gbs: float | None = None
+    storage_write_gbs: float | None = None
+    it_power_kw: float | None = None
+    cooling: str | None = None
+    ecosystem: str | None = None
+    gpu_price: Decimal | None = None
+    gpu_price_currency: str = "USD"
+    workload_kinds: tuple[str, ...] = ()
+    model_names: tuple[str, ...] = ()
+    model_params_b: float | None = None
+    data_tb: float | None = None
+
+    def as_dict(self) -> dict:
+        """The summary as plain data (lists for the tuples), for a stored snapshot."""
+        data = asdict(self)
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
+
+
 def _explained(result: dict, quantity: str) -> dict:
     for entry in result.get("explanation", []):
         if entry.get("quantity") == quantity:
@@ -28,17 +71,20 @@ def _explained(result: dict, quantity: str) -> dict:
     return {}
 
 
-def _network_gbps_per_gpu(result: dict) -> float | None:
-    """Provisioned scale-out per GPU: NICs per node x NIC speed / GPUs per node."""
+def _gpus_per_node(result: dict) -> int | None:
+    """The plan's server size: the node count's own input, else GPUs / nodes."""
     gpu_count, nodes = result["gpu_count"], result["nodes"]
+    per_node = _explained(result, "nodes").get("inputs", {}).get("gpus_per_node")
+    return per_node or (math.ceil(gpu_count / nodes) if nodes else gpu_count)
+
+
+def _network_gbps_per_gpu(result: dict, gpus_per_node: int | None) -> float | None:
+    """Provisioned scale-out per GPU: NICs per node x NIC speed / GPUs per node."""
     interconnect = result.get("interconnect", {})
-    per_node = _explained(result, "nodes").get("inputs", {}).get("gpus_per_node") or (
-        math.ceil(gpu_count / nodes) if nodes else gpu_count
-    )
     nic_gbps = (interconnect.get("nics_per_node") or 0) * (
         interconnect.get("nic_gbps") or 0
     )
-    return nic_gbps / per_node if per_node else None
+    return nic_gbps / gpus_per_node if gpus_per_node else None
 
 
 def _gpu_price_usd(result: dict) -> float | None:
@@ -50,17 +96,8 @@ def _gpu_price_usd(result: dict) -> float | None:
     return None
 
 
-def plan_summary(*, procurement: Procurement) -> dict | None:
-    """The latest plan's headline figures for the TCO and vendor apps (None: no plan).
-
-    Keys: plan_id, engine_version, accelerator (key), accelerator_name, gpu_count,
-    nodes, vram_gb_per_gpu, scaleup_domain_gpus, network_gbps_per_gpu (provisioned
-    scale-out per GPU), fabric, storage_tb, storage_read_gbs, storage_write_gbs
-    (checkpoint write need), it_power_kw, cooling ("air"/"liquid"), ecosystem
-    ("cuda"/"rocm"/"cann"/...), gpu_price (Decimal, USD per GPU incl. its server share,
-    or None), gpu_price_currency, workload_kinds, model_names, model_params_b (largest
-    model, billions), data_tb. Every number comes from the stored plan.
-    """
+def plan_summary(*, procurement: Procurement) -> PlanSummary | None:
+    """The latest plan's headline figures for the TCO and vendor apps (None: no plan)."""
     plan = latest_plan(procurement=procurement)
     if plan is None:
         return None
@@ -72,30 +109,32 @@ def plan_summary(*, procurement: Procurement) -> dict | None:
     accelerator = Accelerator.objects.filter(key=result["accelerator"]).first()
     items = inputs.get("workloads", [])
     params = [i["params_b"] for i in items if i.get("params_b") is not None]
-    return {
-        "plan_id": plan.pk,
-        "engine_version": plan.engine_version,
-        "accelerator": result["accelerator"],
-        "accelerator_name": str(accelerator) if accelerator else result["accelerator"],
-        "gpu_count": result["gpu_count"],
-        "nodes": result["nodes"],
-        "vram_gb_per_gpu": first.get("memory", {}).get("capacity_gb"),
-        "scaleup_domain_gpus": interconnect.get("scaleup_domain_gpus"),
-        "network_gbps_per_gpu": _network_gbps_per_gpu(result),
-        "fabric": interconnect.get("fabric"),
-        "storage_tb": storage.get("capacity_tb"),
-        "storage_read_gbs": storage.get("read_gbs_total"),
-        "storage_write_gbs": storage.get("checkpoint_write_gbs"),
-        "it_power_kw": power.get("it_kw"),
-        "cooling": power.get("cooling"),
-        "ecosystem": first.get("compatibility", {}).get("ecosystem"),
-        "gpu_price": as_decimal(_gpu_price_usd(result)),
-        "gpu_price_currency": "USD",
-        "workload_kinds": [w.get("kind") for w in result.get("workloads", [])],
-        "model_names": [i.get("model_name") or i.get("name") for i in items],
-        "model_params_b": max(params) if params else None,
-        "data_tb": storage.get("dataset_tb"),
-    }
+    per_node = _gpus_per_node(result)
+    return PlanSummary(
+        plan_id=plan.pk,
+        engine_version=plan.engine_version,
+        accelerator=result["accelerator"],
+        accelerator_name=str(accelerator) if accelerator else result["accelerator"],
+        gpu_count=result["gpu_count"],
+        nodes=result["nodes"],
+        gpus_per_node=per_node,
+        vram_gb_per_gpu=first.get("memory", {}).get("capacity_gb"),
+        scaleup_domain_gpus=interconnect.get("scaleup_domain_gpus"),
+        network_gbps_per_gpu=_network_gbps_per_gpu(result, per_node),
+        fabric=interconnect.get("fabric"),
+        storage_tb=storage.get("capacity_tb"),
+        storage_read_gbs=storage.get("read_gbs_total"),
+        storage_write_gbs=storage.get("checkpoint_write_gbs"),
+        it_power_kw=power.get("it_kw"),
+        cooling=power.get("cooling"),
+        ecosystem=first.get("compatibility", {}).get("ecosystem"),
+        gpu_price=as_decimal(_gpu_price_usd(result)),
+        gpu_price_currency="USD",
+        workload_kinds=tuple(w.get("kind") for w in result.get("workloads", [])),
+        model_names=tuple(i.get("model_name") or i.get("name") for i in items),
+        model_params_b=max(params) if params else None,
+        data_tb=storage.get("dataset_tb"),
+    )
 
 
 def training_lower_bound_days(

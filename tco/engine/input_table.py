@@ -14,6 +14,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from clusterbuy.engine.currency import CURRENCIES, DEFAULT_FX_CNY_PER_USD
+from clusterbuy.engine.limits import MAX_GPU_COUNT
+
 #: Average-to-peak IT power per GPU used to derive ``it_power_kw`` when not given:
 #: DGX H100/H200 maximum system power 10.2 kW for 8 GPUs (NVIDIA DGX H100/H200 user
 #: guide, 6 x 3.3 kW PSUs, 4+2).
@@ -21,7 +24,6 @@ IT_POWER_KW_PER_GPU = 10.2 / 8
 #: Economic depreciation of accelerators: 0.14 orders of magnitude per year of
 #: price-performance, about 32 % value lost per year (Epoch AI, Hobbhahn et al. 2023).
 ECONOMIC_DEPRECIATION_PER_YEAR = 0.32
-CURRENCIES: tuple[str, ...] = ("CNY", "USD")
 
 #: What a value is: ``count`` (whole number), ``choice`` (one of ``choices``),
 #: ``lines`` (the capex lines), ``money`` (scenario currency; the default is in CNY and
@@ -44,8 +46,6 @@ SHARE = Bounds(0.0, 1.0)
 #: scenario currency: 10^13 is more than any cluster (or country's AI budget) costs.
 MAX_MONEY = 1e13
 MONEY = Bounds(0.0, MAX_MONEY)
-#: The largest cluster the sizing engine accepts (sizing/engine/workload.py).
-MAX_GPU_COUNT = 1_000_000
 #: 2 GW of IT power: above the largest announced AI campuses.
 MAX_IT_POWER_KW = 2_000_000.0
 #: A headcount far beyond any cluster operations team.
@@ -138,7 +138,7 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         range_message="currency must be CNY or USD",
     ),
     InputSpec(
-        "fx_usd_cny", "number", 7.2, "CNY per USD", "scope",
+        "fx_usd_cny", "number", DEFAULT_FX_CNY_PER_USD, "CNY per USD", "scope",
         "Exchange rate (CNY per USD)", "汇率（人民币/美元）",
         "USD/CNY central parity traded around 7.1-7.3 through 2024-2025",
         "2024-2025 年美元兑人民币中间价在 7.1-7.3 之间波动",

@@ -1,3 +1,5 @@
-"""Engine version stored with every TCO result; bump it when a formula changes."""
+"""Engine version stored with every TCO result. It changes with the outputs
+(tests/tco/engine/test_golden.py, docs/architecture.md "Engine versions"): the major
+for a changed field of the result, the minor for a changed figure."""
 
-ENGINE_VERSION = "tco-1.0.0"
+ENGINE_VERSION = "tco-1.1.0"

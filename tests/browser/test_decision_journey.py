@@ -147,7 +147,7 @@ def two_bids(procurement, buyer) -> dict:
     from vendors.services.plan_facts import plan_summary
 
     plan = plan_summary(procurement=procurement)
-    gpus = int(plan["gpu_count"])
+    gpus = int(plan.gpu_count)
     quarter = max(8, (gpus // 4) // 8 * 8)
     made = {}
     for name, count in ((BALANCED, gpus), (UNDERPOWERED, quarter)):
@@ -165,16 +165,16 @@ def two_bids(procurement, buyer) -> dict:
             **{
                 **BID_TERMS["balanced"],
                 "proposal_text": PROPOSALS[name],
-                "accelerator": plan["accelerator"],
+                "accelerator": plan.accelerator,
                 "gpu_count": count,
                 "nodes": servers,
-                "scaleup_domain_gpus": plan.get("scaleup_domain_gpus") or 8,
+                "scaleup_domain_gpus": plan.scaleup_domain_gpus or 8,
                 "cooling": "air",
-                "peak_power_kw": plan.get("it_power_kw"),
-                "network_gbps_per_gpu": plan.get("network_gbps_per_gpu") or 400,
-                "storage_tb": plan.get("storage_tb") or 500,
-                "storage_read_gbs": plan.get("storage_read_gbs") or 64,
-                "storage_write_gbs": plan.get("storage_write_gbs") or 20,
+                "peak_power_kw": plan.it_power_kw,
+                "network_gbps_per_gpu": plan.network_gbps_per_gpu or 400,
+                "storage_tb": plan.storage_tb or 500,
+                "storage_read_gbs": plan.storage_read_gbs or 64,
+                "storage_write_gbs": plan.storage_write_gbs or 20,
             },
             line_items=[
                 _line("gpu_servers", "8-GPU HGX server", servers, SERVER_PRICE_CNY),

@@ -308,10 +308,10 @@ def test_buyer_compares_three_bids_reweights_and_exports(
     page = page_en
     procurement = sized_procurement(org, it_lead)
     plan = plan_summary(procurement=procurement)
-    servers = -(-plan["gpu_count"] // 8)
+    servers = -(-plan.gpu_count // 8)
     common = {
-        "Accelerator": plan["accelerator"],
-        "GPU count": plan["gpu_count"],
+        "Accelerator": plan.accelerator,
+        "GPU count": plan.gpu_count,
         "Nodes": servers,
         "Server model": "8-GPU HGX server",
         "Cooling": "Air",
@@ -344,10 +344,10 @@ def test_buyer_compares_three_bids_reweights_and_exports(
         {
             **common,
             "Network fabric": "InfiniBand NDR",
-            "Network per GPU (Gb/s)": plan["network_gbps_per_gpu"] or 400,
-            "Storage capacity (TB)": plan["storage_tb"] or 500,
-            "Storage read (GB/s)": plan["storage_read_gbs"] or 64,
-            "Storage write (GB/s)": plan["storage_write_gbs"] or 20,
+            "Network per GPU (Gb/s)": plan.network_gbps_per_gpu or 400,
+            "Storage capacity (TB)": plan.storage_tb or 500,
+            "Storage read (GB/s)": plan.storage_read_gbs or 64,
+            "Storage write (GB/s)": plan.storage_write_gbs or 20,
             "Scheduler": "Slurm",
             "Frameworks supported": "PyTorch, Megatron-LM, vLLM",
             "Phone": True,
@@ -395,7 +395,7 @@ def test_buyer_compares_three_bids_reweights_and_exports(
             **common,
             "Network fabric": "RoCE",
             "Network per GPU (Gb/s)": 200,
-            "Storage capacity (TB)": plan["storage_tb"] or 500,
+            "Storage capacity (TB)": plan.storage_tb or 500,
             "Scheduler": "Proprietary",
             "Frameworks supported": "PromiseAI Studio",
             "Phone": True,

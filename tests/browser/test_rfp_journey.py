@@ -272,7 +272,7 @@ def line_rows(vendor: str, servers: int) -> list[tuple]:
     ]
 
 
-def offer(plan: dict) -> dict:
+def offer(plan) -> dict:
     """An offer that meets every minimum of the plan (the figures the RFP asks for)."""
     from vendors.comparison.checks import plan_needs
 
@@ -515,7 +515,7 @@ def journey(watch, language, procurement, buyer, admin, second_admin, tmp_path, 
     servers = figures["nodes"]
     bad = line_rows(FIRST, servers)
     bad[2] = (*bad[2][:2], "thirteen" if language == "en" else "十三", *bad[2][3:])
-    fill_offer(first, plan["accelerator"], figures, PROPOSALS[language][FIRST])
+    fill_offer(first, plan.accelerator, figures, PROPOSALS[language][FIRST])
     first.set_input_files(
         "#id_workbook", workbook(tmp_path / "bad.xlsx", language, bad)
     )
@@ -593,7 +593,7 @@ def journey(watch, language, procurement, buyer, admin, second_admin, tmp_path, 
     # 3c. The third vendor fills the form, but the deadline passes before it sends.
     third = watch.page("third")
     third.goto(links[THIRD])
-    fill_offer(third, plan["accelerator"], figures, PROPOSALS[language][THIRD])
+    fill_offer(third, plan.accelerator, figures, PROPOSALS[language][THIRD])
     watch.step("third", "form filled before the deadline")
     # Time passing is the one thing a browser cannot do: the deadline moves to now in
     # the database (after the two submissions, so both were on time).

@@ -49,27 +49,26 @@ def test_plan_summary_reads_the_stored_plan(it_lead, procurement, catalog):
     summary = services.plan_summary(procurement=procurement)
     result = plan.result
     assert (
-        summary["plan_id"]
-        == plan.pk
-        == services.latest_plan(procurement=procurement).pk
+        summary.plan_id == plan.pk == services.latest_plan(procurement=procurement).pk
     )
-    assert summary["accelerator"] == "h100-sxm-80gb"
-    assert summary["accelerator_name"] == "NVIDIA H100 SXM5 80GB"
-    assert summary["gpu_count"] == result["gpu_count"]
-    assert summary["gpu_count"] == sum(w["gpu_count"] for w in result["workloads"])
-    assert summary["nodes"] == result["nodes"]
-    assert summary["vram_gb_per_gpu"] == 80.0
-    assert summary["scaleup_domain_gpus"] == 8
-    assert summary["ecosystem"] == "cuda"
-    assert summary["cooling"] in ("air", "liquid")
-    assert summary["it_power_kw"] == result["power"]["it_kw"]
-    assert summary["storage_tb"] == result["storage"]["capacity_tb"]
-    assert summary["gpu_price"] == Decimal("31904.63")  # server share, USD 2025-01
-    assert summary["gpu_price_currency"] == "USD"
-    assert summary["workload_kinds"] == ["training", "inference"]
-    assert summary["model_names"] == ["Llama 2 7B", "Llama 2 70B"]
-    assert summary["model_params_b"] == pytest.approx(68.977, abs=0.01)
-    assert summary["data_tb"] == result["storage"]["dataset_tb"]
+    assert summary.accelerator == "h100-sxm-80gb"
+    assert summary.accelerator_name == "NVIDIA H100 SXM5 80GB"
+    assert summary.gpu_count == result["gpu_count"]
+    assert summary.gpu_count == sum(w["gpu_count"] for w in result["workloads"])
+    assert summary.nodes == result["nodes"]
+    assert summary.vram_gb_per_gpu == 80.0
+    assert summary.scaleup_domain_gpus == 8
+    assert summary.gpus_per_node == 8  # DGX H100: 8 GPUs a server
+    assert summary.ecosystem == "cuda"
+    assert summary.cooling in ("air", "liquid")
+    assert summary.it_power_kw == result["power"]["it_kw"]
+    assert summary.storage_tb == result["storage"]["capacity_tb"]
+    assert summary.gpu_price == Decimal("31904.63")  # server share, USD 2025-01
+    assert summary.gpu_price_currency == "USD"
+    assert summary.workload_kinds == ("training", "inference")
+    assert summary.model_names == ("Llama 2 7B", "Llama 2 70B")
+    assert summary.model_params_b == pytest.approx(68.977, abs=0.01)
+    assert summary.data_tb == result["storage"]["dataset_tb"]
 
 
 def test_training_lower_bound_days_is_flops_over_peak_times_ceiling(
@@ -123,4 +122,4 @@ def test_demo_load_is_idempotent(db):
     assert Requirement.objects.filter(procurement=procurement).count() == 1
     assert SizingPlan.objects.filter(procurement=procurement).count() == 1
     summary = services.plan_summary(procurement=procurement)
-    assert summary["workload_kinds"] == ["training", "inference"]
+    assert summary.workload_kinds == ("training", "inference")

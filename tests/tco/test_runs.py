@@ -40,7 +40,7 @@ def test_requesting_a_run_snapshots_inputs_and_enqueues_after_commit(
     assert sent == [([run.pk], "clusterbuy")]
     assert run.status == RunStatus.QUEUED
     assert run.inputs == scenario.inputs
-    assert run.engine_version == "tco-1.0.0"
+    assert run.engine_version == "tco-1.1.0"
     run.refresh_from_db()
     assert run.queue == "clusterbuy" and run.enqueued_at is not None
     assert not run.waits_for_queue and run.queue_notice == ""
@@ -520,14 +520,16 @@ def test_prefill_uses_the_sizing_plan_and_converts_the_gpu_price(
 ):
     from decimal import Decimal
 
-    plan = {
-        "gpu_count": 16,
-        "it_power_kw": 20.4,
-        "accelerator": "h100-sxm",
-        "accelerator_name": "H100 SXM",
-        "gpu_price": Decimal("25000"),
-        "gpu_price_currency": "USD",
-    }
+    from sizing.services import PlanSummary
+
+    plan = PlanSummary(
+        gpu_count=16,
+        it_power_kw=20.4,
+        accelerator="h100-sxm",
+        accelerator_name="H100 SXM",
+        gpu_price=Decimal("25000"),
+        gpu_price_currency="USD",
+    )
     monkeypatch.setattr(services, "sizing_plan", lambda *, procurement: plan)
 
     inputs = services.prefill_inputs(procurement=procurement)

@@ -279,26 +279,26 @@ def test_a_run_from_the_current_sizing_plan(
     assert "Start TCO from this plan" in plan_page.content.decode()
     response = api_for(buyer).post(
         RUNS,
-        {"procurement": procurement.pk, "sizing_plan": plan["plan_id"]},
+        {"procurement": procurement.pk, "sizing_plan": plan.plan_id},
         format="json",
     )
     assert response.status_code == 202, response.json()
     scenario = TcoScenario.objects.get(source_kind="sizing_plan")
     capex = {c["category"]: c for c in scenario.inputs["capex"]}
-    gpus = plan["gpu_count"]
+    gpus = plan.gpu_count
     fx = Decimal(str(DEFAULTS["fx_usd_cny"].value))
-    servers = float(Decimal(str(plan["gpu_price"])) * fx * gpus)
-    assert procurement.currency == "CNY" and plan["gpu_price_currency"] == "USD"
+    servers = float(Decimal(str(plan.gpu_price)) * fx * gpus)
+    assert procurement.currency == "CNY" and plan.gpu_price_currency == "USD"
     assert capex["gpu_servers"]["amount"] == pytest.approx(servers)
     assert capex["gpu_servers"]["description"].startswith(f"{gpus} x ")
     # The fabric and storage the plan does not price: Epoch's 19 % and 5 %.
     assert capex["network"]["amount"] == pytest.approx(servers * 0.19 / 0.81)
     assert capex["storage"]["amount"] == pytest.approx(servers * 0.05)
     assert scenario.inputs["gpu_count"] == gpus
-    assert scenario.inputs["it_power_kw"] == pytest.approx(plan["it_power_kw"])
+    assert scenario.inputs["it_power_kw"] == pytest.approx(plan.it_power_kw)
     stale = api_for(buyer).post(
         RUNS,
-        {"procurement": procurement.pk, "sizing_plan": plan["plan_id"] + 1000},
+        {"procurement": procurement.pk, "sizing_plan": plan.plan_id + 1000},
         format="json",
     )
     assert stale.status_code == 400 and "sizing_plan" in stale.json()

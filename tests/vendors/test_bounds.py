@@ -9,12 +9,12 @@ import pytest
 from django.urls import reverse
 
 from clusterbuy.bounds import LONG_TEXT_MAX_CHARS, stored_value_is_valid
+from clusterbuy.engine.limits import MAX_GPU_COUNT
 from clusterbuy.services import ServiceError
 from tests.vendors.test_support import BALANCED_TEXT, make_bid, make_vendor
 from vendors.api.bid_serializers import BidInputSerializer
 from vendors.models import Bid, CaseStudy, ChecklistCriterion, Decision, Score
 from vendors.models.bid_bounds import (
-    GPU_COUNT_MAX,
     PEAK_POWER_KW_MAX,
     PROPOSAL_TEXT_MAX_CHARS,
     STORAGE_TB_MAX,
@@ -41,7 +41,7 @@ def _patch(api, bid, body):
         ("peak_power_kw", -1),
         ("gpu_count", 2**40),
         ("gpu_count", 1e30),
-        ("gpu_count", GPU_COUNT_MAX + 1),
+        ("gpu_count", MAX_GPU_COUNT + 1),
         ("nodes", 2**63),
         ("scaleup_domain_gpus", 2**40),
         ("network_gbps_per_gpu", 1e30),
@@ -70,7 +70,7 @@ def test_an_out_of_range_figure_is_a_400_naming_it(api_for, buyer, bid, field, v
 def test_a_figure_at_its_bound_is_accepted(api_for, buyer, bid):
     body = {
         "peak_power_kw": PEAK_POWER_KW_MAX,
-        "gpu_count": GPU_COUNT_MAX,
+        "gpu_count": MAX_GPU_COUNT,
         "storage_tb": STORAGE_TB_MAX,
         "availability_pct": 100,
     }
@@ -79,7 +79,7 @@ def test_a_figure_at_its_bound_is_accepted(api_for, buyer, bid):
     bid.refresh_from_db()
     assert (bid.peak_power_kw, bid.gpu_count, bid.storage_tb) == (
         PEAK_POWER_KW_MAX,
-        GPU_COUNT_MAX,
+        MAX_GPU_COUNT,
         STORAGE_TB_MAX,
     )
 
@@ -119,7 +119,7 @@ def test_a_line_item_beyond_its_column_is_a_400(api_for, buyer, bid, item, field
 def test_the_serializer_takes_its_bounds_from_the_model_field():
     fields = BidInputSerializer().fields
     assert fields["peak_power_kw"].max_value == PEAK_POWER_KW_MAX
-    assert fields["gpu_count"].max_value == GPU_COUNT_MAX
+    assert fields["gpu_count"].max_value == MAX_GPU_COUNT
     assert fields["gpu_count"].min_value == 1
     assert fields["proposal_text"].max_length == PROPOSAL_TEXT_MAX_CHARS
 
@@ -128,7 +128,7 @@ def test_the_schema_states_the_bounds(api_for, buyer):
     schema = api_for(buyer).get("/api/v1/schema/?format=json").json()
     body = schema["components"]["schemas"]["PatchedBidInputRequest"]["properties"]
     assert body["peak_power_kw"]["maximum"] == PEAK_POWER_KW_MAX
-    assert body["gpu_count"]["maximum"] == GPU_COUNT_MAX
+    assert body["gpu_count"]["maximum"] == MAX_GPU_COUNT
     assert body["proposal_text"]["maxLength"] == PROPOSAL_TEXT_MAX_CHARS
 
 

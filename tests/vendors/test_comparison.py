@@ -5,30 +5,31 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from sizing import services as sizing_services
+from sizing.services import PlanSummary
 from tests.vendors.test_support import line, make_bid, make_vendor, three_bids
 from vendors import comparison
 from vendors.services import evaluation, plan_facts
 
-PLAN = {
-    "gpu_count": 64,
-    "vram_gb_per_gpu": 80,
-    "scaleup_domain_gpus": 8,
-    "network_gbps_per_gpu": 400,
-    "fabric": "infiniband",
-    "storage_tb": 500,
-    "storage_read_gbs": 64,
-    "storage_write_gbs": 20,
-    "it_power_kw": 81.6,
-    "cooling": "air",
-    "ecosystem": "cuda",
-    "accelerator": "h100-sxm-80gb",
-    "workload_kinds": ["training"],
-    "model_names": ["Llama 3 70B"],
-    "model_params_b": 70,
-    "data_tb": 200,
-    "gpu_price": None,
-    "gpu_price_currency": "USD",
-}
+PLAN = PlanSummary(
+    gpu_count=64,
+    vram_gb_per_gpu=80,
+    scaleup_domain_gpus=8,
+    network_gbps_per_gpu=400,
+    fabric="infiniband",
+    storage_tb=500,
+    storage_read_gbs=64,
+    storage_write_gbs=20,
+    it_power_kw=81.6,
+    cooling="air",
+    ecosystem="cuda",
+    accelerator="h100-sxm-80gb",
+    workload_kinds=("training",),
+    model_names=("Llama 3 70B",),
+    model_params_b=70,
+    data_tb=200,
+    gpu_price=None,
+    gpu_price_currency="USD",
+)
 
 
 @pytest.fixture

@@ -47,7 +47,7 @@ def test_demo_bids_show_the_detectors_and_compliance_against_the_real_plan(demo)
     # The balanced bid offers the plan's GPUs: the same effective compute (GPUs x
     # dense BF16 peak, PFLOPS) and the plan's own training days.
     plan_pflops = balanced.delivered["plan"]["compute_pflops"]
-    assert plan_pflops == pytest.approx(result.plan["gpu_count"] * 989 / 1000)
+    assert plan_pflops == pytest.approx(result.plan.gpu_count * 989 / 1000)
     # required as the RFP states it (rounded toward the plan's side): the plan's own
     # compute passes it (issue 21, item 9)
     assert (compute.item, compute.required, compute.offered) == (

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import threading
+from dataclasses import replace
 
 import pytest
 from django.db import connection
@@ -207,7 +208,7 @@ def test_missing_items_are_listed(invitation):
 
 
 def test_plan_minimums_not_met_are_listed_in_the_packs_words(monkeypatch, invitation):
-    plan = {**PLAN, "accelerator_name": "NVIDIA H100 SXM5 80GB"}
+    plan = replace(PLAN, accelerator_name="NVIDIA H100 SXM5 80GB")
     monkeypatch.setattr(plan_facts, "plan_summary", lambda *, procurement: plan)
     submission = _submit(invitation, storage_tb=300, network_gbps_per_gpu=200)
     short = {

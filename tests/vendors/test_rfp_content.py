@@ -50,12 +50,12 @@ def test_plan_minimums_are_the_plans_figures_as_requirements(rfp_plan, procureme
     assert rows["ecosystem"]["shown"] == "CUDA"
     summary = sizing_services.plan_summary(procurement=procurement)
     # capacity and checkpoint writes: the plan's own figures as stated and judged
-    assert rows["storage_tb"]["value"] == math.floor(summary["storage_tb"] * 10) / 10
+    assert rows["storage_tb"]["value"] == math.floor(summary.storage_tb * 10) / 10
     assert rows["storage_write_gbs"]["value"] == (
-        math.floor(summary["storage_write_gbs"] * 10) / 10
+        math.floor(summary.storage_write_gbs * 10) / 10
     )
     assert rows["storage_write_gbs"]["shown"] == (
-        f"≥ {required_number(summary['storage_write_gbs'], AT_LEAST)} GB/s"
+        f"≥ {required_number(summary.storage_write_gbs, AT_LEAST)} GB/s"
     )
     assert rows["memory_fit"]["shown"] == "the 1 planned workload"  # not "all 1 …s"
     assert list(rows) == [

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from clusterbuy.models import Procurement
+from sizing.services import PlanSummary
 
 from ..engine.compliance import PlanNeeds
 from ..engine.detectors import ProcurementFacts
@@ -30,7 +31,7 @@ class _Surroundings:
     """What every bid is measured against: the plan, the other bids, the catalog."""
 
     procurement: Procurement
-    plan: dict | None
+    plan: PlanSummary | None
     needs: PlanNeeds | None
     facts: ProcurementFacts
     accelerators: dict
@@ -42,7 +43,7 @@ class _Surroundings:
 def _surroundings(procurement: Procurement, bids: list[Bid]) -> _Surroundings:
     plan = plan_facts.plan_summary(procurement=procurement)
     needs = checks.plan_needs(plan)
-    plan_key = (plan or {}).get("accelerator") or ""
+    plan_key = plan.accelerator if plan else ""
     accelerators = plan_facts.accelerators_by_key(
         [plan_key, *(b.accelerator for b in bids)]
     )

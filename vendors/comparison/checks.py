@@ -5,6 +5,7 @@ detectors, and the case-study evidence it brings: the facts the pure modules
 from __future__ import annotations
 
 from clusterbuy.models import Procurement
+from sizing.services import PlanSummary
 
 from ..engine.capability import Capability, check_capability_compliance
 from ..engine.compliance import (
@@ -29,22 +30,22 @@ from .labels import COMPLIANCE_ITEMS
 from .pricing import Line
 
 
-def plan_needs(plan: dict | None) -> PlanNeeds | None:
+def plan_needs(plan: PlanSummary | None) -> PlanNeeds | None:
     if not plan:
         return None
     try:
-        cooling = plan.get("cooling") if plan.get("cooling") in COOLING_KINDS else "air"
+        cooling = plan.cooling if plan.cooling in COOLING_KINDS else "air"
         return PlanNeeds(
-            gpu_count=int(plan["gpu_count"]),
-            vram_gb_per_gpu=float(plan.get("vram_gb_per_gpu") or 0),
-            scaleup_domain_gpus=int(plan.get("scaleup_domain_gpus") or 0),
-            network_gbps_per_gpu=float(plan.get("network_gbps_per_gpu") or 0),
-            storage_tb=float(plan.get("storage_tb") or 0),
-            storage_read_gbs=float(plan.get("storage_read_gbs") or 0),
-            storage_write_gbs=float(plan.get("storage_write_gbs") or 0),
-            it_power_kw=float(plan.get("it_power_kw") or 0),
+            gpu_count=int(plan.gpu_count),
+            vram_gb_per_gpu=float(plan.vram_gb_per_gpu or 0),
+            scaleup_domain_gpus=int(plan.scaleup_domain_gpus or 0),
+            network_gbps_per_gpu=float(plan.network_gbps_per_gpu or 0),
+            storage_tb=float(plan.storage_tb or 0),
+            storage_read_gbs=float(plan.storage_read_gbs or 0),
+            storage_write_gbs=float(plan.storage_write_gbs or 0),
+            it_power_kw=float(plan.it_power_kw or 0),
             cooling=cooling,
-            ecosystem=plan.get("ecosystem") or None,
+            ecosystem=plan.ecosystem or None,
         )
     except (KeyError, TypeError, ValueError):
         return None
@@ -101,15 +102,15 @@ def compliance_for(
 
 
 def procurement_facts(
-    procurement: Procurement, plan: dict | None, needs: PlanNeeds | None
+    procurement: Procurement, plan: PlanSummary | None, needs: PlanNeeds | None
 ) -> ProcurementFacts:
-    plan = plan or {}
-    kinds = [k for k in plan.get("workload_kinds") or [] if k in WORKLOAD_KINDS]
+    plan = plan or PlanSummary()
+    kinds = [k for k in plan.workload_kinds if k in WORKLOAD_KINDS]
     return ProcurementFacts(
         workload_kind=kinds[0] if kinds else "",
-        model_names=tuple(n for n in plan.get("model_names") or [] if n),
-        model_params_b=plan.get("model_params_b"),
-        data_tb=plan.get("data_tb"),
+        model_names=tuple(n for n in plan.model_names if n),
+        model_params_b=plan.model_params_b,
+        data_tb=plan.data_tb,
         location=procurement.city,
         needs=needs,
     )

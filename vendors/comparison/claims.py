@@ -22,7 +22,7 @@ from ..visibility import Visibility
 from .checks import proposal_text
 from .labels import current_language
 
-# The catalog columns a Datasheet reads (sizing.models.Accelerator field names).
+# The catalog columns datasheet_from_row reads (sizing.models.Accelerator names).
 DATASHEET_FIELDS = (
     "key",
     "model",

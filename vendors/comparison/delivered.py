@@ -14,8 +14,9 @@ from django.utils import translation
 
 from clusterbuy.models import Procurement
 from sizing.input_errors import delivered_error
+from sizing.services import PlanSummary
 
-from ..engine.capability import Capability, WorkloadCapability
+from ..engine.capability import Capability, WorkloadCapability, catalog_pflops
 from ..models import Bid
 from ..services import plan_facts
 
@@ -26,19 +27,16 @@ def _name(key: str, accelerators: dict) -> str:
 
 
 def _catalog_pflops(key: str, gpu_count: int | None, accelerators: dict):
-    row = accelerators.get(key)
-    peak = getattr(row, "bf16_dense_tflops", None)
-    if peak is None or not gpu_count:
-        return None
-    return gpu_count * peak / 1000.0
+    peak = getattr(accelerators.get(key), "bf16_dense_tflops", None)
+    return catalog_pflops(gpu_count, peak)
 
 
 def _from_catalog(
-    key: str, gpu_count: int, plan: dict | None, accelerators: dict
+    key: str, gpu_count: int, plan: PlanSummary | None, accelerators: dict
 ) -> dict:
     """Effective compute only, when the plan's workloads cannot be sized again."""
-    plan = plan or {}
-    plan_key, plan_count = plan.get("accelerator") or "", plan.get("gpu_count")
+    plan_key = plan.accelerator if plan else ""
+    plan_count = plan.gpu_count if plan else None
     return {
         "accelerator": key,
         "gpu_count": gpu_count,
@@ -55,7 +53,10 @@ def _from_catalog(
 
 
 def delivered_by_bid(
-    procurement: Procurement, bids: list[Bid], plan: dict | None, accelerators: dict
+    procurement: Procurement,
+    bids: list[Bid],
+    plan: PlanSummary | None,
+    accelerators: dict,
 ) -> dict[int, dict]:
     """Bid id -> what it delivers (`sizing.services.delivered_from_basis` keys plus
     accelerator_name and plan.accelerator_name); no entry without a plan or a valid

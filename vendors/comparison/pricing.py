@@ -12,6 +12,7 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 
 from clusterbuy.models import DeploymentSite, Procurement
+from sizing.services import PlanSummary
 from tco.services import (
     BidLine,
     TcoInputError,
@@ -74,14 +75,18 @@ def lines_are_valid(bid: Bid) -> bool:
 
 
 def bid_tco(
-    bid: Bid, lines: list[Line] | None, *, procurement: Procurement, plan: dict | None
+    bid: Bid,
+    lines: list[Line] | None,
+    *,
+    procurement: Procurement,
+    plan: PlanSummary | None,
 ) -> TcoNormalisation | None:
     """The bid's normalised TCO; None ("invalid") when a figure it reads is invalid,
     the TCO engine refuses the figures, or its total is no amount of money."""
     if lines is None or TCO_FIGURES & bid.invalid_fields:
         return None
-    plan = plan or {}
-    price = plan.get("gpu_price")
+    plan = plan or PlanSummary()
+    price = plan.gpu_price
     plan_gpu_price = None if money(price) is None else Decimal(str(price))
     try:
         tco = normalise_bid_tco(
@@ -95,7 +100,7 @@ def bid_tco(
             else None,
             on_prem=procurement.deployment_site != DeploymentSite.CLOUD,
             plan_gpu_price=plan_gpu_price,
-            plan_gpu_price_currency=plan.get("gpu_price_currency"),
+            plan_gpu_price_currency=plan.gpu_price_currency,
         )
     except (TcoInputError, ArithmeticError):
         # ArithmeticError: the engine's own rounding of a sum too large for a Decimal.

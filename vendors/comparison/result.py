@@ -9,6 +9,7 @@ from decimal import Decimal
 from django.utils.translation import gettext as _
 
 from clusterbuy.models import Procurement
+from sizing.services import PlanSummary
 
 from ..engine import scoring
 from ..engine.compliance import ComplianceItem
@@ -144,7 +145,7 @@ class Comparison:
     settings: EvaluationSettings
     sections: list[SectionInfo]
     columns: list[Column]
-    plan: dict | None
+    plan: PlanSummary | None  # the sizing plan's summary
     blind: bool
     prices_hidden: bool
     decision: Decision | None

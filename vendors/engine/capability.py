@@ -270,3 +270,12 @@ def check_capability_compliance(
         memory_fit_item(capability),
         *rest,
     ]
+
+
+def catalog_pflops(gpu_count: int | None, bf16_tflops: float | None) -> float | None:
+    """Effective compute when no workload can be sized: GPUs x the catalogue's dense
+    BF16 peak, in PFLOPS (None without a GPU count or a peak). 256 x H20 at 148
+    TFLOPS = 37.888 PFLOPS."""
+    if not gpu_count or not bf16_tflops:
+        return None
+    return gpu_count * bf16_tflops / 1000.0

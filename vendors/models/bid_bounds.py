@@ -23,8 +23,8 @@ MONITORING_ITEMS = (
 SEVERITIES = ("sev1", "sev2", "sev3")
 
 # Physical ceilings of a bid's figures: each far above any cluster sold today, low
-# enough that the engines' arithmetic (TCO, compliance ratios) stays finite.
-GPU_COUNT_MAX = 1_000_000  # as the sizing engine's MAX_GPU_COUNT
+# enough that the engines' arithmetic (TCO, compliance ratios) stays finite. The GPU
+# count's is the platform's (clusterbuy.engine.limits.MAX_GPU_COUNT).
 NETWORK_GBPS_PER_GPU_MAX = 100_000  # 100 Tb/s a GPU; today's fastest NIC is 800 Gb/s
 STORAGE_TB_MAX = 10_000_000  # 10 EB
 STORAGE_GBS_MAX = 1_000_000  # 1 PB/s

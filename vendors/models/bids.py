@@ -18,12 +18,12 @@ from clusterbuy.bounds import (
     stored_value_is_valid,
     text_limit,
 )
+from clusterbuy.engine.limits import MAX_GPU_COUNT
 from clusterbuy.models import Procurement
 
 from .bid_bounds import (
     CHECKED_BID_FIELDS,
     DELIVERY_WEEKS_MAX,
-    GPU_COUNT_MAX,
     HOURS_MAX,
     NETWORK_GBPS_PER_GPU_MAX,
     PEAK_POWER_KW_MAX,
@@ -74,10 +74,10 @@ class Bid(models.Model):
         _("accelerator"), max_length=64, help_text=_("Hardware catalog key")
     )
     gpu_count = models.PositiveIntegerField(
-        _("GPU count"), validators=bounded(1, GPU_COUNT_MAX)
+        _("GPU count"), validators=bounded(1, MAX_GPU_COUNT)
     )
     nodes = models.PositiveIntegerField(
-        _("nodes"), null=True, blank=True, validators=bounded(0, GPU_COUNT_MAX)
+        _("nodes"), null=True, blank=True, validators=bounded(0, MAX_GPU_COUNT)
     )
     server_model = models.CharField(_("server model"), max_length=200, blank=True)
     scaleup_link = models.CharField(_("scale-up link"), max_length=100, blank=True)
@@ -85,7 +85,7 @@ class Bid(models.Model):
         _("scale-up domain (GPUs)"),
         null=True,
         blank=True,
-        validators=bounded(1, GPU_COUNT_MAX),
+        validators=bounded(1, MAX_GPU_COUNT),
     )
     network_fabric = models.CharField(_("network fabric"), max_length=100, blank=True)
     network_gbps_per_gpu = models.FloatField(

@@ -86,7 +86,7 @@ def build_feedback(
     bid = unsaved_bid(procurement, values)
     rfp = rfp_facts(procurement)
     accelerators = plan_facts.accelerators_by_key(
-        [(rfp["plan"] or {}).get("accelerator") or "", bid.accelerator]
+        [rfp["plan"].accelerator if rfp["plan"] else "", bid.accelerator]
     )
     return {
         "complete": not row_errors,

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from clusterbuy.models import DataSensitivity, DeploymentSite, Region
 from sizing.models import Scenario, WorkloadKind
+from sizing.services import PlanSummary
 
 from ..comparison.labels import ECOSYSTEM_NAMES, compliance_label, pitfall_label
 from ..engine.compliance import requirement_value
@@ -61,11 +62,11 @@ def _yes_no(value: bool) -> str:
 
 
 def _requirement_facts(data: dict) -> list[dict]:
-    p, r, plan = data["procurement"], data["requirement"], data["plan"] or {}
+    p, r, plan = data["procurement"], data["requirement"], data["plan"] or PlanSummary()
     site = _choice(DeploymentSite, p["deployment_site"])
     if p["city"]:
         site = f"{site}, {p['city']}"
-    ecosystem = r["preferred_ecosystem"] or plan.get("ecosystem") or ""
+    ecosystem = r["preferred_ecosystem"] or plan.ecosystem or ""
     team = _("%(n)s ops engineers") % {"n": p["ops_staff_count"]}
     skills = [name for name, ok in (("Slurm", p["slurm_experience"]),) if ok]
     if p["kubernetes_experience"]:
@@ -198,10 +199,10 @@ def _workload_minimums(delivery: dict) -> list[dict]:
     return rows
 
 
-def _infrastructure_rows(plan: dict, r: dict) -> list[dict]:
+def _infrastructure_rows(plan: PlanSummary, r: dict) -> list[dict]:
     """Memory, scale-up, network, storage and power: the figures
     `vendors.engine.compliance.check_compliance` holds a bid to."""
-    fabric = plan.get("fabric") or ""
+    fabric = plan.fabric or ""
     rows = []
     figures = (
         (
@@ -209,7 +210,7 @@ def _infrastructure_rows(plan: dict, r: dict) -> list[dict]:
             AT_LEAST,
             "GB",
             _("Memory per GPU of the planned %(accelerator)s.")
-            % {"accelerator": plan["accelerator_name"]},
+            % {"accelerator": plan.accelerator_name},
         ),
         (
             "scaleup_domain_gpus",
@@ -260,31 +261,31 @@ def _infrastructure_rows(plan: dict, r: dict) -> list[dict]:
         ),
     )
     for code, comparison, unit, basis in figures:
-        if plan.get(code) is not None:
-            rows.append(_row(code, comparison, float(plan[code]), unit, basis))
+        if getattr(plan, code) is not None:
+            rows.append(_row(code, comparison, float(getattr(plan, code)), unit, basis))
     return rows
 
 
-def _platform_rows(plan: dict, r: dict) -> list[dict]:
+def _platform_rows(plan: PlanSummary, r: dict) -> list[dict]:
     """Cooling and software ecosystem: equal to the plan's, not more or less."""
     rows = []
-    if plan.get("cooling"):
+    if plan.cooling:
         rows.append(
             _row(
                 "cooling",
                 EQUAL,
-                _choice(Cooling, plan["cooling"]),
+                _choice(Cooling, plan.cooling),
                 "",
                 _("Cooling of the planned platform; liquid cooling on site: %(ok)s.")
                 % {"ok": _yes_no(r["liquid_cooling_ok"])},
             )
         )
-    if plan.get("ecosystem"):
+    if plan.ecosystem:
         rows.append(
             _row(
                 "ecosystem",
                 EQUAL,
-                ECOSYSTEM_NAMES.get(plan["ecosystem"], plan["ecosystem"]),
+                ECOSYSTEM_NAMES.get(plan.ecosystem, plan.ecosystem),
                 "",
                 _("The workloads' software stack runs without porting."),
             )
@@ -295,7 +296,7 @@ def _platform_rows(plan: dict, r: dict) -> list[dict]:
 def _minimums(data: dict) -> list[dict]:
     """The plan's figures as requirements, in `vendors.engine.compliance`'s order."""
     plan, delivery, r = data["plan"], data["delivery"] or {}, data["requirement"]
-    offer = f"{plan['gpu_count']} × {plan['accelerator_name']}"
+    offer = f"{plan.gpu_count} × {plan.accelerator_name}"
     precision = (delivery.get("precision") or "bf16").upper()
     workload_count = len(delivery.get("workloads") or data["workloads"])
     rows = []

@@ -11,6 +11,7 @@ from sizing import services as sizing_services
 from sizing.models import Workload
 from sizing.names import model_name
 
+from ..engine.capability import catalog_pflops
 from ..services import checklists, evaluation, plan_facts
 from .services import stored_rfp_settings
 
@@ -71,7 +72,9 @@ def _workloads(procurement: Procurement) -> list[dict]:
     ]
 
 
-def _plan_delivery(procurement: Procurement, plan: dict | None) -> dict | None:
+def _plan_delivery(
+    procurement: Procurement, plan: sizing_services.PlanSummary | None
+) -> dict | None:
     """What the plan's own cluster delivers (compute, per-workload targets): the
     floor a bid is held to by `vendors.engine.capability`. Without stored workloads the
     catalog's dense BF16 peak x GPU count, as the comparison does."""
@@ -81,14 +84,14 @@ def _plan_delivery(procurement: Procurement, plan: dict | None) -> dict | None:
     if basis is not None:
         return plan_facts.delivered_capability(
             basis=basis,
-            accelerator_key=plan["accelerator"],
-            gpu_count=plan["gpu_count"],
+            accelerator_key=plan.accelerator,
+            gpu_count=plan.gpu_count,
         )
-    row = plan_facts.accelerators_by_key([plan["accelerator"]]).get(plan["accelerator"])
+    row = plan_facts.accelerators_by_key([plan.accelerator]).get(plan.accelerator)
     peak = getattr(row, "bf16_dense_tflops", None)
     return {
         "precision": "bf16",
-        "compute_pflops": plan["gpu_count"] * peak / 1000.0 if peak else None,
+        "compute_pflops": catalog_pflops(plan.gpu_count, peak),
         "workloads": [],
     }
 

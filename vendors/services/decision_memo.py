@@ -184,7 +184,7 @@ def _requirement(result: Comparison) -> dict:
 
 def comparison_snapshot(result: Comparison, *, chosen_bid_id: int) -> dict:
     """The comparison ``result`` (as built for the decider) frozen as JSON."""
-    plan = result.plan or {}
+    plan = result.plan
     return {
         "version": SNAPSHOT_VERSION,
         "chosen_bid": chosen_bid_id,
@@ -196,7 +196,7 @@ def comparison_snapshot(result: Comparison, *, chosen_bid_id: int) -> dict:
             "technical_threshold": result.settings.technical_threshold,
         },
         "requirement": _requirement(result),
-        "plan": {k: jsonable(plan.get(k)) for k in _PLAN_FIELDS} if plan else None,
+        "plan": {k: jsonable(getattr(plan, k)) for k in _PLAN_FIELDS} if plan else None,
         "weights": jsonable(result.weights),
         "sections": _sections(result),
         "columns": [_column(c) for c in result.columns],

@@ -15,7 +15,7 @@ from sizing import services as sizing_services
 from sizing.models import Accelerator
 
 
-def plan_summary(*, procurement: Procurement) -> dict | None:
+def plan_summary(*, procurement: Procurement) -> sizing_services.PlanSummary | None:
     """The sizing plan's headline figures, or None when there is no plan (yet)."""
     return sizing_services.plan_summary(procurement=procurement)
 

@@ -10,12 +10,12 @@ guide); H100 NVL 94 GB HBM3; H200 141 GB HBM3e; H20 96 GB HBM3, 296 FP8 dense; B
 
 import pytest
 
+from sizing.engine.catalog import Accelerator
 from sizing.reference_data import read_accelerator_rows
 from vendors.engine.spec_claims import (
     BidSpec,
     ClaimKind,
     ClaimStatus,
-    Datasheet,
     check_spec_claims,
     datasheet_from_row,
 )
@@ -290,4 +290,4 @@ def test_datasheet_from_row_reads_model_and_csv_names():
     sheet = datasheet_from_row(
         {"key": "x", "model": "X 1", "memory_gb": "80", "bf16_dense_tflops": None}
     )
-    assert sheet == Datasheet(key="x", name="X 1", memory_gb=80.0)
+    assert sheet == Accelerator(key="x", name="X 1", memory_gb=80.0)

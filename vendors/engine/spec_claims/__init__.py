@@ -6,7 +6,7 @@ TFLOPS sold as dense, "8xH100 server 4.8 kW", NVLink of the wrong generation). T
 module reads the bid's text fields and proposal (Chinese and English) for claims of
 memory per GPU, HBM type, tensor TFLOPS per precision (dense or sparse), 8-GPU server
 power, scale-up (NVLink) bandwidth and generation and NIC speed, and compares each
-with the catalog row of the offered accelerator (`Datasheet`, built from
+with the catalog row of the offered accelerator (`Accelerator`, built from
 ``sizing/data/accelerators.csv`` columns, each row with its ``source``).
 
 A claim is attributed to the accelerator named nearest before it in its sentence; a
@@ -51,12 +51,13 @@ Tolerances (each is the widest honest variation found in the sources):
 
 from __future__ import annotations
 
+from sizing.engine.catalog import Accelerator
+
 from .compute import tflops_claims
 from .facts import (
     BidSpec,
     ClaimKind,
     ClaimStatus,
-    Datasheet,
     SpecClaim,
     datasheet_from_row,
 )
@@ -69,14 +70,13 @@ __all__ = [
     "BidSpec",
     "ClaimKind",
     "ClaimStatus",
-    "Datasheet",
     "SpecClaim",
     "check_spec_claims",
     "datasheet_from_row",
 ]
 
 
-def check_spec_claims(bid: BidSpec, sheet: Datasheet | None) -> list[SpecClaim]:
+def check_spec_claims(bid: BidSpec, sheet: Accelerator | None) -> list[SpecClaim]:
     """Every claim found in ``bid`` checked against ``sheet`` (None when the offered
     accelerator is not in the catalog: every claim is then unverifiable), in the
     order memory, memory type, compute, power, scale-up, NIC; a claim repeated word

@@ -5,12 +5,13 @@ from __future__ import annotations
 import math
 import re
 
+from sizing.engine.catalog import Accelerator
+
 from .facts import (
     GPUS_PER_SERVER,
     TFLOPS_TOLERANCE,
     ClaimKind,
     ClaimStatus,
-    Datasheet,
     SpecClaim,
 )
 from .reading import NUMBER, Found, find, fmt, missing, nearest, numbers_around, within
@@ -74,7 +75,7 @@ def _closest(per_gpu_values: list[float], dense: float) -> int:
 
 
 def tflops_claims(
-    texts: list[str], sheet: Datasheet | None, gpu_count: int | None
+    texts: list[str], sheet: Accelerator | None, gpu_count: int | None
 ) -> list[SpecClaim]:
     claims = []
     said: dict[str, str] = {}  # sentence -> the precision last named in it

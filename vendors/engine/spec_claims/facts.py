@@ -1,5 +1,6 @@
 """What the spec-claim checks read and return: the catalog figures of the offered
-accelerator (`Datasheet`), the bid's statements (`BidSpec`) and each `SpecClaim`.
+accelerator (the sizing catalogue's `Accelerator`, one datasheet type for both apps),
+the bid's statements (`BidSpec`) and each `SpecClaim`.
 The tolerances are explained in the package docstring (`vendors.engine.spec_claims`)."""
 
 from __future__ import annotations
@@ -8,6 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
+
+from sizing.engine.catalog import Accelerator
 
 MEMORY_TOLERANCE = 0.07
 TFLOPS_TOLERANCE = 0.10
@@ -49,42 +52,15 @@ class ClaimKind(StrEnum):
     NIC_GBPS = "nic_gbps"
 
 
-@dataclass(frozen=True)
-class Datasheet:
-    """The catalog figures of one accelerator (dense TFLOPS, bidirectional scale-up)."""
-
-    key: str
-    name: str
-    memory_gb: float | None = None
-    memory_type: str = ""
-    bf16_tflops: float | None = None
-    fp8_tflops: float | None = None
-    int8_tops: float | None = None
-    fp4_tflops: float | None = None
-    scaleup_link: str = ""
-    scaleup_gbs: float | None = None
-    server_8gpu_max_kw: float | None = None
-    form_factor: str = ""
-    source: str = ""
-
-    def dense(self, precision: str) -> float | None:
-        return {
-            "BF16": self.bf16_tflops,
-            "FP16": self.bf16_tflops,
-            "FP8": self.fp8_tflops,
-            "INT8": self.int8_tops,
-            "FP4": self.fp4_tflops,
-        }.get(precision)
-
-
-def datasheet_from_row(row: Mapping[str, Any]) -> Datasheet:
-    """A Datasheet from a catalog row (the CSV's or the model's field names)."""
+def datasheet_from_row(row: Mapping[str, Any]) -> Accelerator:
+    """The datasheet figures the claims read, from a catalog row (the CSV's or the
+    model's field names; a figure not in the row is None)."""
 
     def number(name: str) -> float | None:
         value = row.get(name)
         return None if value in (None, "") else float(value)
 
-    return Datasheet(
+    return Accelerator(
         key=str(row.get("key") or ""),
         name=str(row.get("model") or row.get("name") or ""),
         memory_gb=number("memory_gb"),

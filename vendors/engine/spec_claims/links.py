@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from sizing.engine.catalog import Accelerator
+
 from .facts import (
     BANDWIDTH_TOLERANCE,
     GPUS_PER_SERVER,
@@ -11,7 +13,6 @@ from .facts import (
     NIC_SOURCE,
     ClaimKind,
     ClaimStatus,
-    Datasheet,
     SpecClaim,
 )
 from .reading import (
@@ -70,7 +71,7 @@ def _generation(match: re.Match) -> int:
     return _WORDS[match.group("word").lower()]
 
 
-def generation_claims(texts: list[str], sheet: Datasheet | None) -> list[SpecClaim]:
+def generation_claims(texts: list[str], sheet: Accelerator | None) -> list[SpecClaim]:
     claims = []
     for match, found in find(GENERATION, texts, sheet):
         claimed = f"NVLink {_generation(match)}"
@@ -88,7 +89,7 @@ def generation_claims(texts: list[str], sheet: Datasheet | None) -> list[SpecCla
     return claims
 
 
-def _generation_status(claimed: str, sheet: Datasheet | None):
+def _generation_status(claimed: str, sheet: Accelerator | None):
     link = sheet.scaleup_link.strip() if sheet else ""
     if sheet is None or not link:
         return (ClaimStatus.UNVERIFIABLE, *missing(sheet, "scale-up link"))
@@ -113,7 +114,7 @@ def _is_scaleup(found: Found) -> bool:
     return bool(SCALEUP.match(after.strip()))
 
 
-def bandwidth_claims(texts: list[str], sheet: Datasheet | None) -> list[SpecClaim]:
+def bandwidth_claims(texts: list[str], sheet: Accelerator | None) -> list[SpecClaim]:
     claims = []
     for match, found in find(BANDWIDTH, texts, sheet):
         if not _is_scaleup(found):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
-from .facts import MEMORY_TOLERANCE, ClaimKind, ClaimStatus, Datasheet, SpecClaim
+from sizing.engine.catalog import Accelerator
+
+from .facts import MEMORY_TOLERANCE, ClaimKind, ClaimStatus, SpecClaim
 from .reading import MODEL_RE, NUMBER, Found, find, fmt, missing, within
 
 _GB = r"\s*GB(?!\s*/\s*[sS秒]|ps)"
@@ -36,7 +38,7 @@ TYPE_PATTERN = re.compile(r"(?<![A-Za-z0-9])HBM\s?(?P<g>2e|3e|2|3)(?![0-9])", re
 _SHEET_TYPE = re.compile(r"HBM\s?(\d)(e)?", re.IGNORECASE)
 
 
-def _per_gpu(found: Found, sheet: Datasheet | None) -> bool:
+def _per_gpu(found: Found, sheet: Accelerator | None) -> bool:
     """Not a total: no "total"/"per server" beside it, and not the 8-GPU server's
     memory ("DGX H200 1,128 GB" = 8 x 141 GB)."""
     if _TOTAL.search(found.before(12)) or _TOTAL.search(found.after(14)):
@@ -45,7 +47,7 @@ def _per_gpu(found: Found, sheet: Datasheet | None) -> bool:
     return server is None or not within(found.value, server, MEMORY_TOLERANCE)
 
 
-def memory_claims(texts: list[str], sheet: Datasheet | None) -> list[SpecClaim]:
+def memory_claims(texts: list[str], sheet: Accelerator | None) -> list[SpecClaim]:
     seen: set[tuple[str, int]] = set()
     claims = []
     for pattern in PATTERNS:
@@ -57,7 +59,7 @@ def memory_claims(texts: list[str], sheet: Datasheet | None) -> list[SpecClaim]:
     return claims
 
 
-def _memory_claim(found: Found, sheet: Datasheet | None) -> SpecClaim:
+def _memory_claim(found: Found, sheet: Accelerator | None) -> SpecClaim:
     claimed = f"{fmt(found.value)} GB"
     if sheet is None or sheet.memory_gb is None:
         datasheet, source = missing(sheet, "memory")
@@ -72,7 +74,7 @@ def _memory_claim(found: Found, sheet: Datasheet | None) -> SpecClaim:
     )
 
 
-def sheet_memory_type(sheet: Datasheet) -> str:
+def sheet_memory_type(sheet: Accelerator) -> str:
     """ "HBM3e" from "HBM3e", "HBM2e (per SemiAnalysis)"; the text as is for GDDR."""
     match = _SHEET_TYPE.search(sheet.memory_type)
     if match is None:
@@ -80,7 +82,7 @@ def sheet_memory_type(sheet: Datasheet) -> str:
     return f"HBM{match.group(1)}{'e' if match.group(2) else ''}"
 
 
-def memory_type_claims(texts: list[str], sheet: Datasheet | None) -> list[SpecClaim]:
+def memory_type_claims(texts: list[str], sheet: Accelerator | None) -> list[SpecClaim]:
     claims = []
     for match, found in find(TYPE_PATTERN, texts, sheet):
         claimed = f"HBM{match.group('g').lower()}"

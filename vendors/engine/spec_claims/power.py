@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 import re
 
+from sizing.engine.catalog import Accelerator
+
 from .facts import (
     GPUS_PER_SERVER,
     SERVER_POWER_MAX_SHARE,
@@ -13,7 +15,6 @@ from .facts import (
     BidSpec,
     ClaimKind,
     ClaimStatus,
-    Datasheet,
     SpecClaim,
 )
 from .reading import NUMBER, Found, find, fmt, missing
@@ -38,7 +39,7 @@ def _after_clause(found: Found) -> str:
     return _CLAUSE_END.split(found.after(14), maxsplit=1)[0]
 
 
-def server_power_claims(texts: list[str], sheet: Datasheet | None) -> list[SpecClaim]:
+def server_power_claims(texts: list[str], sheet: Accelerator | None) -> list[SpecClaim]:
     claims = []
     for _match, found in find(PATTERN, texts, sheet):
         before = _CLAUSE_END.split(found.before(40))[-1]
@@ -50,7 +51,7 @@ def server_power_claims(texts: list[str], sheet: Datasheet | None) -> list[SpecC
     return claims
 
 
-def _claim(snippet: str, kw: float, sheet: Datasheet | None, typical: bool):
+def _claim(snippet: str, kw: float, sheet: Accelerator | None, typical: bool):
     claimed = (f"{fmt(kw)} kW per 8-GPU server", f"每台 8 卡服务器 {fmt(kw)} kW")
     if typical:
         claimed = (claimed[0] + " (typical)", claimed[1] + "（典型）")
@@ -91,7 +92,7 @@ def _claim(snippet: str, kw: float, sheet: Datasheet | None, typical: bool):
     )
 
 
-def peak_power_claims(bid: BidSpec, sheet: Datasheet | None) -> list[SpecClaim]:
+def peak_power_claims(bid: BidSpec, sheet: Accelerator | None) -> list[SpecClaim]:
     """The bid's peak power over its 8-GPU servers: flagged only when below 80% of
     the platform maximum (the field may include the fabric, storage and cooling)."""
     gpus, peak_kw = bid.gpu_count, bid.peak_power_kw

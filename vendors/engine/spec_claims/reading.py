@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .facts import BidSpec, Datasheet
+from sizing.engine.catalog import Accelerator
+
+from .facts import BidSpec
 
 _BEFORE = r"(?:(?<=\d[xX×])|(?<![A-Za-z0-9]))"
 _AFTER = r"(?![A-Za-z0-9])"
@@ -77,7 +79,7 @@ def _norm_model(token: str) -> str:
     return re.sub(r"\s", "", token).upper()
 
 
-def is_offered(found: Found, sheet: Datasheet | None) -> bool:
+def is_offered(found: Found, sheet: Accelerator | None) -> bool:
     """The claim is about the offered part: no model named before it in its sentence,
     or the nearest one named is the offered one (and not another SKU of it)."""
     mentions = [m for m in MODEL_RE.finditer(found.sentence) if m.end() <= found.start]
@@ -97,7 +99,7 @@ def is_offered(found: Found, sheet: Datasheet | None) -> bool:
 
 
 def find(
-    pattern: re.Pattern, texts: list[str], sheet: Datasheet | None, *, offered=True
+    pattern: re.Pattern, texts: list[str], sheet: Accelerator | None, *, offered=True
 ) -> list[tuple[re.Match, Found]]:
     """(match, Found) for every match of ``pattern`` (its number in group "n", if
     any), only those about the offered part unless ``offered`` is False; the first
@@ -151,7 +153,7 @@ def within(claimed: float, expected: float, tolerance: float) -> bool:
     return abs(claimed - expected) <= tolerance * expected
 
 
-def missing(sheet: Datasheet | None, what: str) -> tuple[tuple[str, str], str]:
+def missing(sheet: Accelerator | None, what: str) -> tuple[tuple[str, str], str]:
     name = sheet.name if sheet else ""
     en = f"not in the catalog ({name})" if name else "no catalog row"
     zh = f"目录中无此数据（{name}）" if name else "目录中无此加速器"
