@@ -2,11 +2,11 @@
 item 9): a bid identical to the plan passes the plan's own minimums."""
 
 import pytest
-from vendors.capability import compute_item
-from vendors.compliance import ComplianceStatus, requirement_value
 
 from sizing import services
 from vendors.comparison.delivered import capability_for
+from vendors.engine.capability import compute_item
+from vendors.engine.compliance import ComplianceStatus, requirement_value
 
 # 200 interactive users of a 32B model at 8k context: several replicas, whose count
 # comes from concurrency / batch, so a re-estimate at the plan's count must carry

@@ -1,10 +1,10 @@
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from vendors.compliance import requirement_value
 
 from clusterbuy.models import Procurement
 from vendors import comparison
+from vendors.engine.compliance import requirement_value
 from vendors.models import AuditEntry, Bid, BidLineItem, CaseStudy, Score, Vendor
 
 
