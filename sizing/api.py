@@ -342,14 +342,36 @@ class SizingPlanListSerializer(serializers.ModelSerializer):
         ]
 
 
+class BudgetCheckSerializer(serializers.Serializer):
+    """An amount against the procurement's budget ceiling (`sizing.engine.budget`)."""
+
+    amount = serializers.DecimalField(max_digits=20, decimal_places=2)
+    ceiling = serializers.DecimalField(max_digits=20, decimal_places=2)
+    currency = serializers.CharField()
+    variance = serializers.DecimalField(max_digits=20, decimal_places=2)
+    share_pct = serializers.DecimalField(max_digits=12, decimal_places=1)
+    over_budget = serializers.BooleanField(source="over")
+
+
 class SizingPlanSerializer(SizingPlanListSerializer):
+    budget = serializers.SerializerMethodField(
+        help_text="The whole cluster's GPU capex plus energy against the "
+        "procurement's budget ceiling, in its currency; null without a budget."
+    )
+
     class Meta(SizingPlanListSerializer.Meta):
         fields = [
             *SizingPlanListSerializer.Meta.fields,
             "result",
             "alternatives",
             "inputs",
+            "budget",
         ]
+
+    @extend_schema_field(BudgetCheckSerializer(allow_null=True))
+    def get_budget(self, obj) -> dict | None:
+        check = services.plan_budget(plan=obj)
+        return None if check is None else BudgetCheckSerializer(check).data
 
 
 class SizingPlanCreateSerializer(serializers.Serializer):

@@ -289,6 +289,7 @@ def plan(request, pk):
                 for a in current.alternatives or []
             ],
             fx_cny_per_usd=services.FX_CNY_PER_USD,
+            budget=services.plan_budget(plan=current),
             workloads=[
                 (
                     workload,
