@@ -19,6 +19,7 @@ import hashlib
 import json
 import threading
 from contextlib import contextmanager
+from decimal import Decimal
 from pathlib import Path
 
 from django.conf import settings
@@ -26,6 +27,8 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+
+from sizing.engine.budget import BudgetCheck, check_budget
 
 from .engine import (
     CLOUD_OPTIONS,
@@ -36,6 +39,7 @@ from .engine import (
     default_source,
 )
 from .engine import charts as engine_charts
+from .engine.currency import convert_money
 from .engine.palette import chart_labels
 from .labels import (
     CAPEX_LABELS,
@@ -225,6 +229,22 @@ def _summary(result: dict, simulation: dict) -> dict:
     }
 
 
+def run_budget(run: TcoRun, analysis: dict) -> BudgetCheck | None:
+    """The run's nominal on-prem total against the procurement's budget ceiling, in
+    the procurement's currency (converted at the run's own fx_usd_cny)."""
+    procurement = run.scenario.procurement
+    result = analysis["result"]
+    total = Decimal(str(result["total_cost"]))
+    fx = analysis["inputs"].get("fx_usd_cny")
+    amount = convert_money(
+        total,
+        from_currency=result["currency"],
+        to_currency=procurement.currency,
+        fx_usd_cny=None if fx is None else Decimal(str(fx)),
+    )
+    return check_budget(amount, procurement.budget_max, procurement.currency)
+
+
 def report_context(*, run: TcoRun, analysis: dict, lang: str) -> dict:
     """Everything both the results page and the PDF display, formatted.
 
@@ -245,6 +265,7 @@ def report_context(*, run: TcoRun, analysis: dict, lang: str) -> dict:
         "horizon_years": result["horizon_years"],
         "gpu_count": inputs["gpu_count"],
         "summary": _summary(result, simulation),
+        "budget": run_budget(run, analysis),
         "options": _options(result, simulation),
         "assumptions": _assumptions(inputs, lang),
         "capex_lines": _capex_lines(inputs),
