@@ -123,7 +123,9 @@ COMMON_CJK_WORDS = frozenset(
         "升级",
     }
 )
-FUNCTION_CHARS = frozenset("的了和与及或在是为对向将由从把被给于以及其并等个每各该此这那")
+FUNCTION_CHARS = frozenset(
+    "的了和与及或在是为对向将由从把被给于以及其并等个每各该此这那"
+)
 _LATIN = re.compile(r"(?<![\w-])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*(?![\w-])")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]{2,}")
 

@@ -6,10 +6,16 @@ from vendors.engine.aliases import cjk_terms, latin_terms, learn_aliases
 from vendors.engine.names import name_pattern
 
 OWN = [
-    ("bid #1 · proposal_text", "华东智算为贵司提供天际 TJ-AI8000 集群，配套天际 AI 平台。"),
+    (
+        "bid #1 · proposal_text",
+        "华东智算为贵司提供天际 TJ-AI8000 集群，配套天际 AI 平台。",
+    ),
     ("bid #1 · server_model", "天际 TJ-AI8000"),
     ("bid #1 · line item", "天际 AI 平台 软件许可（3 年）"),
-    ("case study #4 · solution_details", "华东智算为某银行交付 H100 集群，InfiniBand 网络。"),
+    (
+        "case study #4 · solution_details",
+        "华东智算为某银行交付 H100 集群，InfiniBand 网络。",
+    ),
     ("bid #1 · frameworks", "PyTorch · vLLM"),
     ("bid #1 · scaleup_link", "XLink-9 互联"),
 ]
