@@ -16,6 +16,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from clusterbuy.access import Capability, require
 from clusterbuy.models import Procurement
@@ -66,14 +67,19 @@ def _strings(value: Any) -> list[str]:
     return []
 
 
+def _where(model, pk: int, field_name: str) -> str:
+    """Where a text stands, as the buyer reads it: "Bid 3 · proposal text"."""
+    label = (_("Bid %(id)s") if model is Bid else _("Case study %(id)s")) % {"id": pk}
+    return f"{label} · {model._meta.get_field(field_name).verbose_name}"
+
+
 def _bid_texts(bid: Bid) -> list[tuple[str, str]]:
     texts = []
     for name in BID_FIELDS:
         text = " · ".join(_strings(getattr(bid, name, None)))
-        texts.append((f"bid #{bid.pk} · {name}", text))
-    texts += [
-        (f"bid #{bid.pk} · line item", li.description) for li in bid.line_items.all()
-    ]
+        texts.append((_where(Bid, bid.pk, name), text))
+    line_item = _("Bid %(id)s") % {"id": bid.pk} + " · " + _("line item")
+    texts += [(line_item, li.description) for li in bid.line_items.all()]
     return texts
 
 
@@ -86,21 +92,21 @@ def vendor_texts(vendors: list[Vendor]) -> dict[int, list[tuple[str, str]]]:
     for study in CaseStudy.objects.filter(vendor__in=vendors):
         for name in CASE_STUDY_FIELDS:
             text = " · ".join(_strings(getattr(study, name, None)))
-            texts[study.vendor_id].append((f"case study #{study.pk} · {name}", text))
+            texts[study.vendor_id].append((_where(CaseStudy, study.pk, name), text))
     submissions = Submission.objects.filter(
         invitation__vendor__in=vendors
     ).select_related("invitation")
     for sub in submissions:
         body = _strings(sub.fields) + [sub.proposal_text] + _strings(sub.line_items)
         texts[sub.invitation.vendor_id].append(
-            (f"portal submission v{sub.version}", " · ".join(body))
+            (_("Portal submission v%(n)s") % {"n": sub.version}, " · ".join(body))
         )
     questions = RfpQuestion.objects.filter(
         invitation__vendor__in=vendors
     ).select_related("invitation")
     for question in questions:
         texts[question.invitation.vendor_id].append(
-            (f"portal question #{question.pk}", question.question)
+            (_("Portal question %(id)s") % {"id": question.pk}, question.question)
         )
     return {
         pk: [(where, text) for where, text in rows if text]
