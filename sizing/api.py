@@ -346,6 +346,17 @@ class SizingPlanListSerializer(serializers.ModelSerializer):
         ]
 
 
+class BudgetCheckSerializer(serializers.Serializer):
+    """An amount against the procurement's budget ceiling (`sizing.engine.budget`)."""
+
+    amount = serializers.DecimalField(max_digits=20, decimal_places=2)
+    ceiling = serializers.DecimalField(max_digits=20, decimal_places=2)
+    currency = serializers.CharField()
+    variance = serializers.DecimalField(max_digits=20, decimal_places=2)
+    share_pct = serializers.DecimalField(max_digits=12, decimal_places=1)
+    over_budget = serializers.BooleanField(source="over")
+
+
 class SizingPlanSerializer(SizingPlanListSerializer):
     result = serializers.SerializerMethodField()
 
@@ -357,6 +368,11 @@ class SizingPlanSerializer(SizingPlanListSerializer):
         "was computed (the sizing and RFP tabs show the out-of-date banner)"
     )
 
+    budget = serializers.SerializerMethodField(
+        help_text="The whole cluster's GPU capex plus energy against the "
+        "procurement's budget ceiling, in its currency; null without a budget."
+    )
+
     class Meta(SizingPlanListSerializer.Meta):
         fields = [
             *SizingPlanListSerializer.Meta.fields,
@@ -364,10 +380,16 @@ class SizingPlanSerializer(SizingPlanListSerializer):
             "result",
             "alternatives",
             "inputs",
+            "budget",
         ]
 
     def get_stale(self, plan: SizingPlan) -> bool:
         return services.plan_is_stale(procurement=plan.procurement, plan=plan)
+
+    @extend_schema_field(BudgetCheckSerializer(allow_null=True))
+    def get_budget(self, obj) -> dict | None:
+        check = services.plan_budget(plan=obj)
+        return None if check is None else BudgetCheckSerializer(check).data
 
 
 class SizingPlanCreateSerializer(serializers.Serializer):

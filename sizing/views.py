@@ -297,6 +297,7 @@ def plan(request, pk):
                 for a in current.alternatives or []
             ],
             fx_cny_per_usd=DEFAULT_FX_CNY_PER_USD,
+            budget=services.plan_budget(plan=current),
             workloads=[
                 (
                     workload,

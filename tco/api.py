@@ -28,7 +28,7 @@ from clusterbuy.parsers import BoundedJSONParser
 from clusterbuy.permissions import IsMember
 from clusterbuy.services import ConflictError
 
-from . import services, sources
+from . import reconciliation, services, sources
 from .engine import CAPEX_CATEGORIES, INPUT_TABLE, InputSpec, TcoInputError
 from .models import RunStatus, TcoRun, TcoScenario
 
@@ -420,4 +420,47 @@ class ScenarioListCreateView(generics.ListAPIView):
         )
         return Response(
             ScenarioSerializer(scenario).data, status=status.HTTP_201_CREATED
+        )
+
+
+class ReconciliationView(APIView):
+    """The plan's scenario and a bid's scenario of the same cluster item by item
+    (`tco.reconciliation`); 404 when the scenario has no counterpart."""
+
+    permission_classes = [IsMember]
+
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(
+                OpenApiTypes.OBJECT,
+                description="{plan_scenario, bid_scenario, chosen, currency, total_a "
+                "(plan), total_b (bid), difference, items: [{code, category, "
+                "amount_a, amount_b, difference, inputs: [{name, a, b}]}]}: the "
+                "differences sum exactly to difference",
+            ),
+            404: OpenApiResponse(description="no plan/bid pair for this scenario"),
+        }
+    )
+    def get(self, request, pk, scenario_pk):
+        procurement = access_procurement(request.user, pk)
+        scenario = get_object_or_404(
+            sources.without_sealed_bids(
+                TcoScenario.objects.for_procurement(procurement), user=request.user
+            ),
+            pk=scenario_pk,
+        )
+        found = reconciliation.reconciliation_context(
+            scenario=scenario, user=request.user
+        )
+        if found is None:
+            raise Http404(_("No plan and bid scenarios of the same cluster."))
+        pair = found["pair"]
+        return Response(
+            {
+                "plan_scenario": pair.plan.pk,
+                "bid_scenario": pair.bid.pk,
+                "chosen": pair.chosen,
+                "currency": procurement.currency,
+                **found["result"].to_dict(),
+            }
         )

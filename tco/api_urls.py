@@ -21,4 +21,9 @@ urlpatterns = [
         api.ScenarioListCreateView.as_view(),
         name="tco-api-scenarios",
     ),
+    path(
+        "procurements/<int:pk>/tco-scenarios/<int:scenario_pk>/reconciliation/",
+        api.ReconciliationView.as_view(),
+        name="tco-api-scenario-reconciliation",
+    ),
 ]

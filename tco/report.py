@@ -15,6 +15,7 @@ import base64
 import hashlib
 import json
 import re
+from decimal import Decimal
 
 from django.core.cache import cache
 from django.template.loader import render_to_string
@@ -23,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from clusterbuy.engine.numbers import money, number
 from clusterbuy.pdf import render_pdf
+from sizing.engine.budget import BudgetCheck, check_budget
 from sizing.names import accelerator_name
 
 from .engine import (
@@ -35,6 +37,7 @@ from .engine import (
     default_source,
 )
 from .engine import charts as engine_charts
+from .engine.currency import convert_money
 from .engine.palette import chart_labels
 from .labels import (
     CAPEX_LABELS,
@@ -277,6 +280,22 @@ def _sizing_shown(plan: dict | None) -> dict:
     }
 
 
+def run_budget(run: TcoRun, analysis: dict) -> BudgetCheck | None:
+    """The run's nominal on-prem total against the procurement's budget ceiling, in
+    the procurement's currency (converted at the run's own fx_usd_cny)."""
+    procurement = run.scenario.procurement
+    result = analysis["result"]
+    total = Decimal(str(result["total_cost"]))
+    fx = analysis["inputs"].get("fx_usd_cny")
+    amount = convert_money(
+        total,
+        from_currency=result["currency"],
+        to_currency=procurement.currency,
+        fx_usd_cny=None if fx is None else Decimal(str(fx)),
+    )
+    return check_budget(amount, procurement.budget_max, procurement.currency)
+
+
 def report_context(*, run: TcoRun, analysis: dict, lang: str) -> dict:
     """Everything both the results page and the PDF display, formatted.
 
@@ -297,6 +316,7 @@ def report_context(*, run: TcoRun, analysis: dict, lang: str) -> dict:
         "horizon_years": result["horizon_years"],
         "gpu_count": inputs["gpu_count"],
         "summary": _summary(result, simulation),
+        "budget": run_budget(run, analysis),
         "options": _options(result, simulation),
         "assumptions": _assumptions(inputs, lang),
         "capex_lines": _capex_lines(inputs),

@@ -21,7 +21,7 @@ from clusterbuy.ids import id_param
 from clusterbuy.services import ServiceError
 from clusterbuy.views import render_procurement
 
-from . import forms, labels, report, services, sources
+from . import forms, labels, reconciliation, report, services, sources
 from .engine import TcoInputError
 from .live_estimate import live_estimate
 from .models import RunStatus, TcoRun, TcoScenario
@@ -260,6 +260,9 @@ def run_detail(request, pk, run_id):
         context.update(report.report_context(run=run, analysis=run.result, lang=lang))
         context["charts"] = report.chart_svgs(run.result, lang)
         context["breakdown"] = labels.breakdown_rows(run.result.get("breakdown", []))
+        context["reconciliation"] = reconciliation.reconciliation_context(
+            scenario=run.scenario, user=request.user
+        )
     return render_procurement(
         request, procurement, "tco/run.html", context, active="tco"
     )

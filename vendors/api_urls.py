@@ -3,6 +3,7 @@ from django.urls import include, path, re_path
 from clusterbuy.ids import IdRouter
 
 from .api import (
+    aliases,
     bids,
     checklists,
     comparison,
@@ -72,6 +73,11 @@ urlpatterns = [
         name="api-weights",
     ),
     path(
+        f"{P}/blind-preview/",
+        aliases.BlindPreviewView.as_view(),
+        name="api-blind-preview",
+    ),
+    path(
         f"{P}/comparison/",
         comparison.ComparisonView.as_view(),
         name="api-comparison",
@@ -117,6 +123,11 @@ urlpatterns = [
         f"{RFP}/questions/<int:pk>/",
         rfp_invitations.QuestionAnswerView.as_view(),
         name="api-rfp-question",
+    ),
+    path(
+        f"{RFP}/questions/<int:pk>/redaction/",
+        rfp_invitations.QuestionRedactionView.as_view(),
+        name="api-rfp-question-redaction",
     ),
     path(
         f"{RFP}/submissions/",

@@ -23,6 +23,12 @@ class VendorsConfig(AppConfig):
 
         register_bid_source(tco_seed_for_bid, prices_sealed=bid_prices_sealed)
 
+        from tco.reconciliation import register_bid_cluster
+
+        from .services.tco_source import bid_cluster
+
+        register_bid_cluster(bid_cluster)
+
         from django.db.models.signals import post_delete, post_save
 
         from .services.caching import on_model_change

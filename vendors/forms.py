@@ -43,7 +43,39 @@ MONITORING_LABELS = {
 }
 
 
+class TermLinesField(forms.CharField):
+    """A list of terms typed one per line (a vendor's aliases)."""
+
+    widget = forms.Textarea(attrs={"rows": 3})
+
+    def prepare_value(self, value):
+        if isinstance(value, list):
+            return "\n".join(value)
+        return value
+
+    def to_python(self, value):
+        text = super().to_python(value)
+        return [line.strip() for line in text.splitlines() if line.strip()]
+
+
 class VendorForm(forms.ModelForm):
+    aliases = TermLinesField(
+        label=_("Aliases"),
+        required=False,
+        help_text=_(
+            "Short names, brands and product lines hidden from blind evaluators, "
+            "one per line (the legal name is hidden anyway)."
+        ),
+    )
+    alias_exceptions = TermLinesField(
+        label=_("Terms not masked"),
+        required=False,
+        help_text=_(
+            "Terms ClusterBuy learnt from the vendor's texts that stay visible, one "
+            "per line."
+        ),
+    )
+
     class Meta:
         model = Vendor
         fields = list(VENDOR_FIELDS)

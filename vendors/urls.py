@@ -2,6 +2,7 @@ from django.urls import path
 
 from .portal.urls import urlpatterns as portal_urlpatterns
 from .views import (
+    aliases,
     attachments,
     bids,
     checklists,
@@ -64,6 +65,8 @@ urlpatterns = [
     path(
         f"{P}/evaluation/", evaluation.evaluation_settings, name="evaluation-settings"
     ),
+    path(f"{P}/blind-preview/", aliases.blind_preview, name="blind-preview"),
+    path(f"{P}/blind-preview/alias/", aliases.blind_alias, name="blind-alias"),
     path(f"{P}/comparison/", comparison.comparison_page, name="comparison"),
     path(
         f"{P}/comparison/weights/",
@@ -102,6 +105,11 @@ urlpatterns += [
         f"{R}/questions/<int:q_pk>/",
         rfp_invitations.question_answer,
         name="rfp-questions",
+    ),
+    path(
+        f"{R}/questions/<int:q_pk>/review/",
+        rfp_invitations.question_review,
+        name="rfp-question-review",
     ),
     path(f"{R}/open/", rfp_invitations.rfp_open, name="rfp-open"),
 ]

@@ -13,11 +13,12 @@ vendor page of a bid goes through. What follows from it:
   directory (list, page, API, case studies: 404): its page would name the vendor next
   to its bids and case studies. In the free text of a bid (proposal, offer fields,
   line items, case studies, audit trail, score notes, decision rationale, pitfall
-  evidence) the bidders' names, and the short forms of them `name_fragments` lists,
-  read "[vendor]", the same for every bidder so that no two texts are linked. Best
-  effort by nature: a brand that is not the vendor's name ("PromiseAI" from "Promise
-  Tech", a server model) stays, and a name that is also a common word blanks that
-  word too. Blindness is per procurement: the same vendor's name shown on another
+  evidence) the names of the procurement's vendors (bidders and invited), the short
+  forms of them `name_fragments` lists, and their aliases (declared on the vendor, or
+  learnt from its own texts: `services.aliases`) read "[vendor]", the same for every
+  vendor so that no two texts are linked. Best effort by nature: a brand that recurs
+  nowhere and was not declared stays (the buyer's preview before blind grading lists
+  such terms), and a name that is also a common word blanks that word too. Blindness is per procurement: the same vendor's name shown on another
   procurement's pages, next to the same case studies, is not hidden there.
 - sealed: no price, TCO, price score, pitfall computed from prices (a share of the
   hardware cost) or line-item audit entry.
@@ -42,57 +43,15 @@ from clusterbuy.models import Procurement
 
 from .engine.detectors import Fact, Pitfall
 from .engine.fields import BID_FIELDS
+from .engine.names import name_fragments as name_fragments
+from .engine.names import name_pattern
 from .models import Bid, EvaluationSettings, Invitation, Vendor
+from .services.aliases import alias_terms, vendor_maskings
 from .services.evaluation import evaluation_settings_for, has_submitted
 
-# Words too common in company names to identify one ("Quokka Systems Ltd" is found by
-# "Quokka"; "Systems" alone says nothing and would blank ordinary prose).
-GENERIC_NAME_WORDS = frozenset(
-    {
-        "co",
-        "co.",
-        "corp",
-        "corp.",
-        "corporation",
-        "company",
-        "compute",
-        "computing",
-        "cloud",
-        "data",
-        "group",
-        "holdings",
-        "inc",
-        "inc.",
-        "international",
-        "limited",
-        "ltd",
-        "ltd.",
-        "networks",
-        "server",
-        "servers",
-        "solutions",
-        "systems",
-        "tech",
-        "technologies",
-        "technology",
-    }
-)
-GENERIC_NAME_SUFFIXES_ZH = (
-    "股份有限公司",
-    "有限责任公司",
-    "有限公司",
-    "集团",
-    "科技",
-    "技术",
-    "信息",
-    "电子",
-    "服务器",
-)
 ATTACHMENTS_SEALED = gettext_lazy(
     "The vendor's attachments are sealed: they can carry its name or its prices."
 )
-_CJK = re.compile(r"[\u3400-\u9fff]")
-MIN_WORD_CHARS = 4
 
 
 def viewer_variant(
@@ -129,76 +88,6 @@ def visible_vendors(user) -> QuerySet[Vendor]:
     return vendors.exclude(
         pk__in=Bid.objects.filter(**blind).values("vendor_id")
     ).exclude(pk__in=Invitation.objects.filter(**blind).values("vendor_id"))
-
-
-def name_fragments(name: str) -> list[str]:
-    """The ways a text names a vendor: its name, each script's half of a bilingual
-    name ("智算集成 Balanced Compute Co."), each less its company suffixes ("Quokka
-    Systems Ltd" -> "Quokka"; "华为技术有限公司" -> "华为") and its first word, the
-    one a company is called by, when that is distinctive ("Quokka", not "GPU")."""
-    name = " ".join(name.split())
-    fragments = [name]
-    for part in _script_parts(name):
-        words = part.split()
-        fragments.append(part)
-        while len(words) > 1 and words[-1].casefold() in GENERIC_NAME_WORDS:
-            words.pop()
-            fragments.append(" ".join(words))
-        fragments += _stems_zh(part)
-        first = words[0].strip(",;()（）")
-        is_cjk = _CJK.search(first) is not None
-        if first.casefold() not in GENERIC_NAME_WORDS and (
-            len(first) >= MIN_WORD_CHARS or (is_cjk and len(first) >= 2)
-        ):
-            fragments += [first, *_stems_zh(first)]
-    return [f for f in dict.fromkeys(fragments) if f]
-
-
-def _script_parts(name: str) -> list[str]:
-    """A bilingual name's Chinese and Latin halves (runs of words of one script)."""
-    parts: list[list[str]] = []
-    for word in name.split():
-        if parts and (_CJK.search(parts[-1][-1]) is None) == (
-            _CJK.search(word) is None
-        ):
-            parts[-1].append(word)
-        else:
-            parts.append([word])
-    return [" ".join(words) for words in parts]
-
-
-def _stems_zh(name: str) -> list[str]:
-    """ "华为技术有限公司" -> ["华为技术", "华为"]: the name less each company suffix."""
-    stems = []
-    stem = name
-    while True:
-        suffix = next(
-            (
-                s
-                for s in GENERIC_NAME_SUFFIXES_ZH
-                if stem.endswith(s) and len(stem) > len(s) + 1
-            ),
-            None,
-        )
-        if suffix is None:
-            return stems
-        stem = stem.removesuffix(suffix)
-        stems.append(stem)
-
-
-def name_pattern(names: Iterable[str]) -> re.Pattern | None:
-    """One case-insensitive pattern for every fragment of ``names``, longest first;
-    Latin fragments only as whole words ("Recompute" is not "Compute")."""
-    fragments = sorted(
-        {f for name in names for f in name_fragments(name)}, key=len, reverse=True
-    )
-    if not fragments:
-        return None
-    alternatives = [
-        re.escape(f) if _CJK.match(f) else rf"(?<![^\W\d_]){re.escape(f)}(?![^\W\d_])"
-        for f in fragments
-    ]
-    return re.compile("|".join(alternatives), re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -299,6 +188,7 @@ def visibility_for(
         .order_by("id")
         .values_list("id", "vendor__name")
     )
+    maskings = vendor_maskings(procurement)
     return Visibility(
         blind=True,
         prices_hidden=prices_hidden,
@@ -306,5 +196,7 @@ def visibility_for(
             pk: _("Vendor %(n)s") % {"n": index}
             for index, (pk, _name) in enumerate(bids, start=1)
         },
-        names=name_pattern(name for _pk, name in bids),
+        names=name_pattern(
+            [m.vendor.name for m in maskings], aliases=alias_terms(maskings)
+        ),
     )

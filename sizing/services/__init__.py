@@ -10,6 +10,7 @@ accelerators delivers for the planned workloads).
 """
 
 from .accelerator_names import accelerator_choices, accelerator_key_for
+from .budget import plan_budget, usd_to_procurement_money
 from .catalog import (
     CATALOG_MODELS,
     buyable_accelerators_for,
@@ -75,6 +76,8 @@ __all__ = [
     "accelerator_choices",
     "accelerator_key_for",
     "budget_usd",
+    "plan_budget",
+    "usd_to_procurement_money",
     "usd_in_currency",
     "buyable_accelerators_for",
     "catalog_version",

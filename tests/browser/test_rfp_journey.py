@@ -577,7 +577,11 @@ def journey(watch, language, procurement, buyer, admin, second_admin, tmp_path, 
     expect(asked).to_have_count(1)
     expect(asked).to_contain_text(QUESTION[language])
     asked.locator("textarea").fill(ANSWER[language])
-    asked.get_by_role("button", name=_("Publish the answer")).click()
+    asked.get_by_role("button", name=_("Review before publishing")).click()
+    # The redaction step: the question and the answer as every vendor will read them.
+    review = page.locator("#redaction")
+    expect(review.locator("#published-question")).to_have_value(QUESTION[language])
+    review.get_by_role("button", name=_("Publish the answer")).click()
     expect(page.get_by_role("status").first).to_contain_text(
         _("Answer published to every invited vendor.")
     )

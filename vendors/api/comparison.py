@@ -42,6 +42,13 @@ class ComparisonEntrySerializer(serializers.Serializer):
     normalized_tco = serializers.DecimalField(
         max_digits=20, decimal_places=2, allow_null=True
     )
+    budget = serializers.DictField(
+        allow_null=True,
+        help_text="the quoted price and the normalised TCO against the procurement's "
+        "budget ceiling: {over_budget, quoted, tco}, each {amount, ceiling, currency, "
+        "variance (amount - ceiling), share_pct, over_budget} or null; null without a "
+        "budget or while the prices are sealed",
+    )
     tco_breakdown = serializers.ListField(
         child=inline_serializer(
             "TcoBreakdownItem",

@@ -25,6 +25,7 @@ from clusterbuy.permissions import IsMember, capability_for_writes
 
 from .. import visibility
 from ..models import Invitation, RfpQuestion, RfpSettings, Submission, Vendor
+from ..models.rfp import QUESTION_MAX_CHARS
 from ..portal import answers, invitations, opening
 from .scoping import ProcurementScopedMixin
 
@@ -106,6 +107,7 @@ class QuestionSerializer(serializers.ModelSerializer):
             "id",
             "vendor",
             "question",
+            "published_question",
             "answer",
             "asked_at",
             "answered_at",
@@ -122,6 +124,26 @@ class QuestionSerializer(serializers.ModelSerializer):
 
 class AnswerInputSerializer(serializers.Serializer):
     answer = serializers.CharField(max_length=LONG_TEXT_MAX_CHARS)
+    published_question = serializers.CharField(
+        max_length=QUESTION_MAX_CHARS,
+        required=False,
+        help_text="the question as every invited vendor will read it, as reviewed "
+        "(start from POST .../redaction/); omitted: the automatic masking of the "
+        "vendors' names and aliases is published, for the question and the answer",
+    )
+
+
+class RedactionInputSerializer(serializers.Serializer):
+    answer = serializers.CharField(max_length=LONG_TEXT_MAX_CHARS, required=False)
+
+
+class RedactionSerializer(serializers.Serializer):
+    published_question = serializers.CharField()
+    answer = serializers.CharField(allow_blank=True)
+    masked = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="the names and aliases found and masked, as written",
+    )
 
 
 class VersionSerializer(serializers.ModelSerializer):
@@ -268,9 +290,32 @@ class QuestionAnswerView(RfpScopedMixin, APIView):
         data = AnswerInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         question = answers.answer_question(
-            question, request.user, data.validated_data["answer"]
+            question,
+            request.user,
+            data.validated_data["answer"],
+            published_question=data.validated_data.get("published_question"),
         )
         return Response(QuestionSerializer(question).data)
+
+
+class QuestionRedactionView(RfpScopedMixin, APIView):
+    """The redaction step before publishing: the question and a draft answer with
+    every vendor's names and aliases masked, for the buyer to review and edit (then
+    PATCH .../questions/{id}/ with both); nothing is written."""
+
+    permission_classes = [capability_for_writes(Capability.EDIT_VENDORS)]
+
+    @extend_schema(request=RedactionInputSerializer, responses=RedactionSerializer)
+    def post(self, request, procurement_pk, pk):
+        question = get_object_or_404(
+            RfpQuestion.objects.filter(procurement=self.procurement()), pk=pk
+        )
+        data = RedactionInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        redaction = answers.redact_for_vendors(
+            question, data.validated_data.get("answer", "")
+        )
+        return Response(RedactionSerializer(redaction).data)
 
 
 class SubmissionListView(RfpScopedMixin, APIView):

@@ -12,6 +12,7 @@ from clusterbuy.permissions import capability_for_writes
 
 from ..engine.fields import CASE_STUDY_FIELDS, VENDOR_FIELDS
 from ..models import Bid, CaseStudy, Vendor, VendorKind
+from ..models.vendors import ALIAS_MAX_CHARS, MAX_ALIASES
 from ..services import suppliers
 from ..visibility import visible_vendors
 
@@ -24,6 +25,19 @@ class VendorSerializer(serializers.ModelSerializer):
         validators = []  # name uniqueness per organisation is the service's
 
     kind = serializers.ChoiceField(choices=VendorKind.choices, required=False)
+    aliases = serializers.ListField(
+        child=serializers.CharField(min_length=2, max_length=ALIAS_MAX_CHARS),
+        max_length=MAX_ALIASES,
+        required=False,
+        help_text="short names, brands and product lines masked for blind "
+        "evaluators besides the legal name",
+    )
+    alias_exceptions = serializers.ListField(
+        child=serializers.CharField(min_length=2, max_length=ALIAS_MAX_CHARS),
+        max_length=MAX_ALIASES,
+        required=False,
+        help_text="terms learnt from the vendor's texts that stay visible",
+    )
 
 
 class VendorViewSet(viewsets.ModelViewSet):

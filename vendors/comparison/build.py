@@ -116,6 +116,8 @@ def _column(bid: Bid, around: _Surroundings, visibility: Visibility) -> Column:
         spec_claims=claims.spec_claims_for(bid, accelerator, visibility),
         delivered=offered,
         tco_breakdown=[] if tco is None else tco.breakdown,
+        budget_ceiling=procurement.budget_max,
+        currency=procurement.currency,
     )
 
 

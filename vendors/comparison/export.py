@@ -27,6 +27,19 @@ def _scores(column: Column, comparison: Comparison) -> dict:
     return scores
 
 
+def _budget(column: Column) -> dict | None:
+    """The quoted price and the normalised TCO against the budget ceiling (null: no
+    budget, or the prices are sealed)."""
+    quoted, tco = column.quoted_budget, column.tco_budget
+    if quoted is None and tco is None:
+        return None
+    return {
+        "over_budget": column.over_budget,
+        "quoted": None if quoted is None else quoted.as_dict(),
+        "tco": None if tco is None else tco.as_dict(),
+    }
+
+
 def _entry(column: Column, comparison: Comparison, lang: str) -> dict:
     return {
         "bid": column.bid.pk,
@@ -42,6 +55,7 @@ def _entry(column: Column, comparison: Comparison, lang: str) -> dict:
         "normalized_tco": None
         if column.normalized_tco is None
         else str(column.normalized_tco),
+        "budget": _budget(column),
         # Every item of the normalised TCO; the amounts sum to it to the cent.
         "tco_breakdown": [item.to_dict() for item in column.tco_breakdown],
         "compliance": [

@@ -9,6 +9,7 @@ from decimal import Decimal
 from django.utils.translation import gettext as _
 
 from clusterbuy.models import Procurement
+from sizing.engine.budget import BudgetCheck, check_budget
 from sizing.services import PlanSummary
 
 from ..engine import scoring
@@ -71,6 +72,27 @@ class Column:
     spec_claims: list[dict] = field(default_factory=list)  # comparison.claims
     # What the bid's GPUs deliver for the planned workloads (`comparison.delivered`).
     delivered: dict | None = None
+    # The procurement's budget ceiling and currency, for `quoted_budget`/`tco_budget`.
+    budget_ceiling: Decimal | None = None
+    currency: str = ""
+
+    @property
+    def quoted_budget(self) -> BudgetCheck | None:
+        """The quoted price against the budget ceiling (None: no budget, or the
+        price is invalid or sealed)."""
+        return check_budget(self.quoted_total, self.budget_ceiling, self.currency)
+
+    @property
+    def tco_budget(self) -> BudgetCheck | None:
+        """The normalised TCO against the budget ceiling."""
+        return check_budget(self.normalized_tco, self.budget_ceiling, self.currency)
+
+    @property
+    def over_budget(self) -> bool:
+        """The quoted price or the normalised TCO above the budget ceiling."""
+        return any(
+            c is not None and c.over for c in (self.quoted_budget, self.tco_budget)
+        )
 
     @property
     def accelerator_name(self) -> str:

@@ -12,6 +12,7 @@ from clusterbuy.engine.numbers import money, number
 
 from ..models import MONITORING_ITEMS, SUPPORT_CHANNELS
 from . import prescores
+from .budget import budget_row
 from .cells import MONEY, PERCENT, Cell, Detail, Group, Row
 from .claims import claims_cell
 from .delivered_rows import delivered_row_specs
@@ -137,6 +138,9 @@ def _price_group(comparison: Comparison) -> Group:
         _breakdown_row(cols),
     ]
     rows[0].code, rows[1].code = "quoted_total", "normalized_tco"
+    budget = budget_row(cols, comparison.procurement.currency)
+    if budget is not None and not comparison.prices_hidden:
+        rows.insert(2, budget)
     return Group(_("Price"), rows, "price")
 
 

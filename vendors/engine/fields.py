@@ -14,6 +14,8 @@ VENDOR_FIELDS = (
     "other_ecosystem_experience",
     "certifications",
     "notes",
+    "aliases",
+    "alias_exceptions",
 )
 
 BID_FIELDS = (

@@ -188,6 +188,11 @@ class RfpQuestion(models.Model):
     answer = models.TextField(
         _("answer"), blank=True, **text_limit(LONG_TEXT_MAX_CHARS)
     )
+    # The question as the other vendors read it: the buyer's redaction of ``question``
+    # (names and aliases masked, then edited) when publishing the answer.
+    published_question = models.TextField(
+        _("question as published"), blank=True, **text_limit(QUESTION_MAX_CHARS)
+    )
     asked_at = models.DateTimeField(auto_now_add=True)
     answered_at = models.DateTimeField(null=True, blank=True)
     answered_by = models.ForeignKey(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -20,6 +21,33 @@ class VendorQuerySet(models.QuerySet):
         if not getattr(user, "is_authenticated", False):
             return self.none()
         return self.filter(organisation__memberships__user=user)
+
+
+MAX_ALIASES = 50
+ALIAS_MAX_CHARS = 100
+
+
+def validate_alias_list(value) -> None:
+    """A list of at most MAX_ALIASES terms of 2 to ALIAS_MAX_CHARS printable
+    characters (a term of one character would blank that letter everywhere)."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValidationError(_("Give a list of terms."), code="not_a_list")
+    if len(value) > MAX_ALIASES:
+        raise ValidationError(
+            _("At most %(n)s terms.") % {"n": MAX_ALIASES}, code="too_many"
+        )
+    for term in value:
+        text = " ".join(term.split())
+        if len(text) < 2 or len(text) > ALIAS_MAX_CHARS:
+            raise ValidationError(
+                _("Each term has 2 to %(n)s characters: “%(term)s”.")
+                % {"n": ALIAS_MAX_CHARS, "term": term[:40]},
+                code="length",
+            )
+        if not term.isprintable():
+            raise ValidationError(
+                _("A term holds a control character."), code="control_character"
+            )
 
 
 class Vendor(models.Model):
@@ -45,6 +73,29 @@ class Vendor(models.Model):
         _("certifications"), blank=True, **text_limit(LONG_TEXT_MAX_CHARS)
     )
     notes = models.TextField(_("notes"), blank=True, **text_limit(LONG_TEXT_MAX_CHARS))
+    # Short names, brands and product lines masked for blind evaluators besides the
+    # legal name ("华东智算", "天际 TJ-AI8000"); learnt ones the buyer keeps visible
+    # are in alias_exceptions (`vendors.engine.aliases`, `services.aliases`).
+    aliases = models.JSONField(
+        _("aliases"),
+        default=list,
+        blank=True,
+        validators=[validate_alias_list],
+        help_text=_(
+            "Short names, brands and product lines hidden from blind evaluators, "
+            "one per line."
+        ),
+    )
+    alias_exceptions = models.JSONField(
+        _("terms not masked"),
+        default=list,
+        blank=True,
+        validators=[validate_alias_list],
+        help_text=_(
+            "Terms ClusterBuy learnt from the vendor's texts that stay visible, one "
+            "per line."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = VendorQuerySet.as_manager()

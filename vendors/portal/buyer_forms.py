@@ -9,6 +9,7 @@ from django.utils.translation import pgettext_lazy
 from clusterbuy.bounds import LONG_TEXT_MAX_CHARS
 
 from ..models import Vendor
+from ..models.rfp import QUESTION_MAX_CHARS
 
 
 class InvitationForm(forms.Form):
@@ -60,5 +61,13 @@ class AnswerForm(forms.Form):
     answer = forms.CharField(
         label=pgettext_lazy("rfp opening", "Answer"),
         max_length=LONG_TEXT_MAX_CHARS,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    # The question as the vendors will read it, from the redaction step; absent
+    # (the first step), the automatic masking is published.
+    published_question = forms.CharField(
+        label=_("The question as the vendors will read it"),
+        max_length=QUESTION_MAX_CHARS,
+        required=False,
         widget=forms.Textarea(attrs={"rows": 3}),
     )

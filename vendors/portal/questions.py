@@ -46,7 +46,8 @@ def ask_question(invitation: Invitation, text: str, *, now=None) -> RfpQuestion:
 
 def questions_for(invitation: Invitation) -> list[dict]:
     """{question, answer, asked_at, answered_at, mine} in the order asked: the
-    invitation's own questions and the procurement's answered ones; no row says which
+    invitation's own questions and the procurement's answered ones (another vendor's
+    question as the buyer published it, `answers.answer_question`); no row says which
     invitation asked (``mine`` only says whether this one did)."""
     rows = RfpQuestion.objects.filter(procurement_id=invitation.procurement_id).filter(
         invitation=invitation
@@ -55,7 +56,10 @@ def questions_for(invitation: Invitation) -> list[dict]:
     )
     return [
         {
-            "question": q.question,
+            # Another vendor's question as the buyer published it (redacted).
+            "question": q.question
+            if q.invitation_id == invitation.pk or not q.published_question
+            else q.published_question,
             "answer": q.answer if q.answered_at else "",
             "asked_at": q.asked_at,
             "answered_at": q.answered_at,

@@ -20,6 +20,7 @@ from django.utils import translation
 from clusterbuy.engine.numbers import money, number
 from clusterbuy.models import DeploymentSite
 from clusterbuy.pdf import render_pdf
+from sizing.engine.budget import check_budget
 from sizing.models import Workload, WorkloadKind
 from sizing.names import accelerator_name, fabric_name, model_name, precision_name
 from tco.labels import breakdown_rows
@@ -229,6 +230,27 @@ def _breakdown_rows(breakdown: Any) -> list[dict]:
     ]
 
 
+def _budget_checks(entry: dict, requirement: dict) -> dict:
+    """The column's quoted price and normalised TCO against the snapshot's budget
+    ceiling (`sizing.engine.budget`): {"quoted", "tco", "over"}; checks None when a
+    figure, or the ceiling, is missing."""
+    ceiling = requirement.get("budget_max")
+
+    def check(value):
+        if value is None or ceiling is None:
+            return None
+        return check_budget(
+            Decimal(value), Decimal(ceiling), requirement.get("currency", "")
+        )
+
+    quoted, tco = check(entry.get("quoted_total")), check(entry.get("normalized_tco"))
+    return {
+        "quoted": quoted,
+        "tco": tco,
+        "over": any(c is not None and c.over for c in (quoted, tco)),
+    }
+
+
 def _memo_column(entry: dict, zh: bool, sections: list[dict]) -> dict:
     statuses = [c["status"] for c in entry["compliance"]]
     titles = {s["code"]: s["titles"]["zh-hans" if zh else "en"] for s in sections}
@@ -293,8 +315,10 @@ def memo_context(decision: Decision, *, redact=lambda text: text) -> dict:
     zh = current_language().lower().startswith("zh")
     sections = snap["sections"]
     columns = [_memo_column(c, zh, sections) for c in snap["columns"]]
-    chosen = next((c for c in columns if c["bid"] == snap["chosen_bid"]), None)
     requirement = dict(snap["requirement"])
+    for column in columns:
+        column["budget_check"] = _budget_checks(column, requirement)
+    chosen = next((c for c in columns if c["bid"] == snap["chosen_bid"]), None)
     requirement["workloads"] = [
         {
             **w,

@@ -18,7 +18,21 @@ from ..engine.fields import CASE_STUDY_FIELDS, VENDOR_FIELDS
 from ..models import Bid, CaseStudy, Vendor
 
 
+def normalised_terms(terms) -> list[str]:
+    """Aliases as stored: spaces collapsed, blanks and repeats (any case) dropped."""
+    if not isinstance(terms, list | tuple):
+        return terms  # left to the field's validator, which names the error
+    seen: dict[str, str] = {}
+    for term in terms:
+        text = " ".join(term.split()) if isinstance(term, str) else term
+        if text and isinstance(text, str):
+            seen.setdefault(text.casefold(), text)
+    return list(seen.values())
+
+
 def _save_vendor(vendor: Vendor) -> Vendor:
+    vendor.aliases = normalised_terms(vendor.aliases)
+    vendor.alias_exceptions = normalised_terms(vendor.alias_exceptions)
     try:
         with transaction.atomic():
             vendor.full_clean(exclude=["organisation"], validate_unique=False)

@@ -14,7 +14,7 @@ from tco.sources import ScenarioSeed, label_capex
 
 from ..comparison import pricing
 from ..comparison.labels import category_label
-from ..models import Bid
+from ..models import Bid, Decision
 from ..visibility import visibility_for
 from . import plan_facts
 
@@ -60,3 +60,13 @@ def tco_seed_for_bid(*, procurement: Procurement, bid_id: int, user) -> Scenario
         inputs,
         tco.normalized_tco,
     )
+
+
+def bid_cluster(*, procurement: Procurement, bid_id: int) -> dict | None:
+    """What tco.reconciliation pairs a bid's scenario with the plan's by: the bid's
+    accelerator and whether it is the chosen bid (None: no such bid)."""
+    bid = Bid.objects.for_procurement(procurement).filter(pk=bid_id).first()
+    if bid is None:
+        return None
+    chosen = Decision.objects.filter(procurement=procurement, bid_id=bid_id).exists()
+    return {"accelerator": bid.accelerator, "chosen": chosen}

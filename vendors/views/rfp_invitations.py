@@ -133,12 +133,38 @@ def question_answer(request, pk, q_pk):
         messages.error(request, _("Write an answer."))
     else:
         try:
-            answers.answer_question(question, request.user, form.cleaned_data["answer"])
+            answers.answer_question(
+                question,
+                request.user,
+                form.cleaned_data["answer"],
+                published_question=form.cleaned_data["published_question"] or None,
+            )
         except ServiceError as exc:
             messages.error(request, exc.message)
         else:
             messages.success(request, _("Answer published to every invited vendor."))
     return redirect("vendors:rfp-invitations", pk=pk)
+
+
+@login_required
+@require_POST
+def question_review(request, pk, q_pk):
+    """The redaction step: the question and the draft answer as the vendors would
+    read them (names and aliases masked), editable, before publishing."""
+    procurement = access_procurement(request.user, pk, Capability.EDIT_VENDORS)
+    question = get_object_or_404(RfpQuestion, procurement=procurement, pk=q_pk)
+    form = AnswerForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Write an answer."))
+        return redirect("vendors:rfp-invitations", pk=pk)
+    redaction = answers.redact_for_vendors(question, form.cleaned_data["answer"])
+    return render_procurement(
+        request,
+        procurement,
+        "vendors/question_review.html",
+        {"question": question, "redaction": redaction},
+        active="rfp",
+    )
 
 
 @login_required
