@@ -357,3 +357,27 @@ def test_same_person_never_asks_and_confirms(procurement, published, admin_user,
     RfpSettings.objects.filter(procurement=procurement).update(two_person_opening=False)
     with pytest.raises(ServiceError):
         opening.open_submissions(procurement, admin_user, now=after)
+
+
+def test_the_portal_api_lists_and_acknowledges_addenda(
+    procurement, published, buyer, api_for, t0
+):
+    from rest_framework.test import APIClient
+
+    _addendum(procurement, buyer, publish_weights=True, now=t0 + timedelta(days=1))
+    token = token_of(link_in(mail.outbox[0]))
+    client = APIClient()
+    listed = client.get(f"/api/v1/portal/{token}/addenda/", HTTP_ACCEPT_LANGUAGE="en")
+    assert listed.status_code == 200
+    (row,) = listed.json()
+    assert row["number"] == 2 and row["acknowledged_at"] is None
+    assert row["deadline_moved"] is False
+    assert [c["section"] for c in row["changes"]] == ["criteria"] * len(
+        row["changes"]
+    ) and row["changes"]
+    acked = client.post(f"/api/v1/portal/{token}/addenda/2/acknowledge/")
+    assert acked.status_code == 200 and acked.json()["acknowledged_at"]
+    unknown = client.post(f"/api/v1/portal/{token}/addenda/9/acknowledge/")
+    assert unknown.status_code == 400 and list(unknown.json()) == ["number"]
+    forged = client.get("/api/v1/portal/not-a-token/addenda/")
+    assert forged.status_code == 403

@@ -48,7 +48,7 @@ class RfpSettingsOutputSerializer(RfpSettingsSerializer):
     opened_at = serializers.DateTimeField(read_only=True, allow_null=True)
 
 
-class ChangeSerializer(serializers.Serializer):
+class RfpChangeSerializer(serializers.Serializer):
     section = serializers.CharField()
     section_label = serializers.CharField()
     item = serializers.CharField()
@@ -56,20 +56,20 @@ class ChangeSerializer(serializers.Serializer):
     new = serializers.CharField()
 
 
-class NoticeSerializer(serializers.Serializer):
+class AddendumNoticeSerializer(serializers.Serializer):
     vendor = serializers.CharField()
     emailed_at = serializers.DateTimeField(allow_null=True)
     acknowledged_at = serializers.DateTimeField(allow_null=True)
 
 
-class PackFileSerializer(serializers.Serializer):
+class RfpPackFileSerializer(serializers.Serializer):
     language = serializers.CharField()
     fmt = serializers.CharField()
     name = serializers.CharField()
     sha256 = serializers.CharField()
 
 
-class VersionSerializer(serializers.Serializer):
+class RfpVersionSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     kind = serializers.CharField()
     published_at = serializers.DateTimeField()
@@ -81,15 +81,15 @@ class VersionSerializer(serializers.Serializer):
         help_text="the deadline asked for when the notice rule moved it",
     )
     two_person_opening = serializers.BooleanField()
-    changes = ChangeSerializer(many=True)
-    notices = NoticeSerializer(many=True)
-    pack_files = PackFileSerializer(many=True)
+    changes = RfpChangeSerializer(many=True)
+    notices = AddendumNoticeSerializer(many=True)
+    pack_files = RfpPackFileSerializer(many=True)
 
 
 class RfpSerializer(serializers.Serializer):
     settings = RfpSettingsOutputSerializer()
     published_version = serializers.IntegerField(allow_null=True)
-    live_changes = ChangeSerializer(
+    live_changes = RfpChangeSerializer(
         many=True, help_text="how the live plan differs from the published version"
     )
     content = serializers.JSONField(
@@ -199,12 +199,14 @@ class RfpVersionsView(ProcurementScopedMixin, APIView):
 
     permission_classes = [capability_for_writes(Capability.EDIT_VENDORS)]
 
-    @extend_schema(responses=VersionSerializer(many=True))
+    @extend_schema(responses=RfpVersionSerializer(many=True))
     def get(self, request, procurement_pk):
         rows = version_rows(self.procurement())
-        return Response(VersionSerializer(rows, many=True).data)
+        return Response(RfpVersionSerializer(rows, many=True).data)
 
-    @extend_schema(request=AddendumInputSerializer, responses={201: VersionSerializer})
+    @extend_schema(
+        request=AddendumInputSerializer, responses={201: RfpVersionSerializer}
+    )
     def post(self, request, procurement_pk):
         procurement = self.procurement()
         data = AddendumInputSerializer(data=request.data)
@@ -218,4 +220,4 @@ class RfpVersionsView(ProcurementScopedMixin, APIView):
             **values,
         )
         row = version_rows(procurement)[result.version.number - 1]
-        return Response(VersionSerializer(row).data, status=201)
+        return Response(RfpVersionSerializer(row).data, status=201)
