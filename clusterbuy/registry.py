@@ -60,3 +60,31 @@ def register_stage_check(stage: int, check: Callable[[object], CheckResult]) -> 
 
 def stage_checks(stage: int) -> list[Callable[[object], CheckResult]]:
     return list(_stage_checks.get(stage, []))
+
+
+@dataclass(frozen=True)
+class OverviewEvent:
+    """One line of a procurement's audit trail on its overview."""
+
+    at: object  # an aware datetime
+    actor: str
+    text: str
+
+
+# Providers of the overview's events besides the stage changes: (procurement, user)
+# -> events that user may read.
+_overview_events: list[Callable[[object, object], list[OverviewEvent]]] = []
+
+
+def register_overview_events(
+    provider: Callable[[object, object], list[OverviewEvent]],
+) -> None:
+    if provider not in _overview_events:
+        _overview_events.append(provider)
+
+
+def overview_events(procurement, user) -> list[OverviewEvent]:
+    events: list[OverviewEvent] = []
+    for provider in _overview_events:
+        events.extend(provider(procurement, user))
+    return events

@@ -216,6 +216,29 @@ def change_stage(
     return change
 
 
+@transaction.atomic
+def advance_stage_on_event(
+    *, procurement: Procurement, user, to_stage: int, note: str
+) -> StageChange | None:
+    """Move the procurement forward to ``to_stage`` because something happened (the
+    RFP was published, the bids were opened, the evaluation closed): recorded as a
+    stage change with ``note``, the checklist not asked (the event is the proof).
+    Never moves back; None when the procurement is already there or beyond."""
+    procurement = Procurement.objects.select_for_update().get(pk=procurement.pk)
+    if procurement.stage >= to_stage:
+        return None
+    change = StageChange.objects.create(
+        procurement=procurement,
+        from_stage=procurement.stage,
+        to_stage=to_stage,
+        changed_by=user,
+        note=note,
+    )
+    procurement.stage = to_stage
+    procurement.save(update_fields=["stage", "updated_at"])
+    return change
+
+
 def issue_api_token(*, organisation: Organisation, username: str) -> Token:
     """Create (or replace) the API token of a member of the organisation."""
     membership = (

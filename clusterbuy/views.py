@@ -165,6 +165,7 @@ def procurement_detail(request, pk):
     context = {
         "checklist": services.stage_checklist(procurement),
         "stage_changes": procurement.stage_changes.select_related("changed_by")[:50],
+        "events": _trail(procurement, request.user),
         "stage_form": StageChangeForm(
             initial={"to_stage": min(procurement.stage + 1, 5)}
         ),
@@ -178,6 +179,23 @@ def procurement_detail(request, pk):
     return render_procurement(
         request, procurement, "clusterbuy/procurement_detail.html", context
     )
+
+
+def _trail(procurement, user) -> list[registry.OverviewEvent]:
+    """The overview's audit trail: the stage changes and the events the apps report
+    (RFP, portal, opening, decision), newest first."""
+    events = [
+        registry.OverviewEvent(
+            at=c.changed_at,
+            actor=c.changed_by.username if c.changed_by else "—",
+            text=(f"{c.get_from_stage_display()} → " if c.from_stage else "")
+            + str(c.get_to_stage_display())
+            + (f" — {c.note}" if c.note else ""),
+        )
+        for c in procurement.stage_changes.select_related("changed_by")[:50]
+    ]
+    events += registry.overview_events(procurement, user)
+    return sorted(events, key=lambda e: e.at, reverse=True)[:100]
 
 
 @login_required

@@ -18,6 +18,7 @@ from decimal import Decimal
 
 from django.utils.translation import gettext as _
 
+from clusterbuy.engine.numbers import money as shown_money
 from sizing.models import SizingPlan
 
 from .engine import TcoInputError, compute, cost_breakdown, inputs_from_dict
@@ -25,7 +26,6 @@ from .engine.breakdown import CostItem, money
 from .engine.currency import convert_money
 from .engine.reconcile import Reconciliation, reconcile
 from .labels import CAPEX_LABELS, INPUT_LABELS, breakdown_label, format_input
-from .labels import money as shown_money
 from .models import ScenarioSource, TcoScenario
 from .sources import prices_sealed
 
@@ -141,7 +141,7 @@ def _input_label(name: str) -> str:
 
 def _value(name: str, value) -> str:
     if isinstance(value, Decimal) or name == "hardware_capex":
-        return shown_money(float(value))
+        return shown_money(value)
     return format_input(name, value)
 
 

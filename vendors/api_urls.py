@@ -83,6 +83,7 @@ urlpatterns = [
         name="api-comparison",
     ),
     path(f"{P}/rfp/", rfp.RfpView.as_view(), name="api-rfp"),
+    path(f"{P}/rfp/versions/", rfp.RfpVersionsView.as_view(), name="api-rfp-versions"),
     *(
         # one fixed route per format: the schema names each file, no free `fmt`
         path(

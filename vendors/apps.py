@@ -17,6 +17,16 @@ class VendorsConfig(AppConfig):
         register_tab("comparison", "vendors:comparison")
         register_stage_check(Stage.SHORTLIST, shortlist_check)
 
+        from .services.stages import evaluation_closed_check
+
+        register_stage_check(Stage.CASE_VISITS, evaluation_closed_check)
+
+        from clusterbuy.registry import register_overview_events
+
+        from .services.overview_events import tender_events
+
+        register_overview_events(tender_events)
+
         from tco.sources import register_bid_source
 
         from .services.tco_source import bid_prices_sealed, tco_seed_for_bid

@@ -80,6 +80,7 @@ urlpatterns = [
     ),
     path(f"{P}/rfp/", rfp.rfp_page, name="rfp"),
     path(f"{P}/rfp/pack.<str:fmt>", rfp.rfp_pack_download, name="rfp-pack"),
+    path(f"{P}/rfp/addenda/", rfp.rfp_addendum, name="rfp-addendum"),
     path(f"{P}/decision/", evaluation.decision, name="decision"),
     path(
         f"{P}/decision/memo.pdf",

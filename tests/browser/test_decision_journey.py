@@ -418,8 +418,15 @@ def journey(page, watch, language, procurement, buyer, it_lead, manager, tmp_pat
     assert round(number(total)) == round(number(normalised)), (total, normalised)
     watch.step("tco run from the bid")
 
-    # 4. The decision, and its memo.
+    # 4. The evaluation closed (the stage follows: 5 Decision), the decision, its memo.
     open_tab(page, _("Comparison"))
+    expect(page.locator("#decision-refusal")).to_be_visible()
+    open_tab(page, _("Vendors & bids"))
+    page.get_by_label(_("Scoring closed")).check()
+    page.get_by_role("button", name=_("Save settings")).click()
+    watch.step("evaluation closed")
+    open_tab(page, _("Comparison"))
+    expect(page.locator("#decision-refusal")).to_have_count(0)
     decision = page.locator(
         "form", has=page.get_by_role("button", name=_("Record decision"))
     )

@@ -29,6 +29,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from clusterbuy.models import Role
 from tests.factories import OrganisationFactory, member, pdf_bytes
+from tests.vendors.test_support import at_decision_stage
 
 # Pages without organisation data: the public catalogue (keys, not ids).
 PUBLIC = {"api-accelerator-detail", "api-model-preset-detail"}
@@ -243,6 +244,7 @@ def _load_org_b() -> dict:
         "checklist_template": template,
     }
     if not hasattr(procurement, "vendor_decision"):
+        at_decision_stage(procurement)
         decisions.record_decision(
             procurement=procurement, user=admin, bid=bid, rationale="Isolation check"
         )

@@ -12,7 +12,7 @@ import openpyxl
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.factories import pdf_bytes
-from tests.vendors.test_support import BALANCED_TEXT, line
+from tests.vendors.test_support import BALANCED_TEXT, at_decision_stage, line
 from vendors.services import attachments, bids, decisions, evaluation, suppliers
 
 ZEBRA = "Zebracorp"
@@ -128,6 +128,7 @@ def blind_sealed_bids(*, procurement, buyer, manager=None, admin=None) -> dict:
         note=f"{QUOKKA} answered every question",
     )
     if admin is not None:
+        at_decision_stage(procurement)
         decisions.record_decision(
             procurement=procurement,
             user=admin,

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from tests.vendors.test_prescoring import planned  # noqa: F401 (fixture)
-from tests.vendors.test_support import line, three_bids
+from tests.vendors.test_support import at_decision_stage, line, three_bids
 from vendors import comparison
 from vendors.models import Decision
 from vendors.services import bids, evaluation
@@ -31,6 +31,7 @@ def pdf_text(data: bytes, tmp_path) -> str:
 @pytest.fixture
 def decided(planned, api_for, org, procurement, manager):  # noqa: F811
     gpu_only, promise, balanced = three_bids(procurement, org)
+    at_decision_stage(procurement)
     response = api_for(manager).put(
         f"/api/v1/procurements/{procurement.pk}/decision/",
         {"bid": balanced.pk, "rationale": RATIONALE},
@@ -145,6 +146,7 @@ def test_the_decision_page_links_the_memo_and_hides_it_from_a_blind_reader(
     tmp_path,
 ):
     _gpu_only, _promise, balanced = three_bids(procurement, org)
+    at_decision_stage(procurement)
     page = reverse("vendors:comparison", args=[procurement.pk])
     url = reverse("vendors:decision-memo", args=[procurement.pk])
     assert client_for(buyer).get(url).status_code == 404  # no decision yet

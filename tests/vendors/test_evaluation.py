@@ -1,4 +1,9 @@
-from tests.vendors.test_support import make_bid, make_vendor, three_bids
+from tests.vendors.test_support import (
+    at_decision_stage,
+    make_bid,
+    make_vendor,
+    three_bids,
+)
 from vendors.models import AuditEntry, Decision, Score
 from vendors.services import evaluation, suppliers
 
@@ -202,6 +207,7 @@ def test_decision_recorded_only_by_a_manager(
     api_for, buyer, it_lead, manager, org, procurement
 ):
     bid = make_bid(procurement, make_vendor(org))
+    at_decision_stage(procurement)
     url = f"/api/v1/procurements/{procurement.pk}/decision/"
     body = {"bid": bid.pk, "rationale": "Best balance of service and TCO."}
     for user in (buyer, it_lead):

@@ -88,3 +88,13 @@ def three_bids(procurement, org):
     )
     balanced = make_bid(procurement, make_vendor(org, "Balanced Systems"))
     return gpu_only, template, balanced
+
+
+def at_decision_stage(procurement):
+    """The procurement moved to stage 5, where a decision may be recorded
+    (`vendors.services.stages.decision_refusal`)."""
+    from clusterbuy.models import Procurement, Stage
+
+    Procurement.objects.filter(pk=procurement.pk).update(stage=Stage.DECISION)
+    procurement.stage = Stage.DECISION
+    return procurement

@@ -46,7 +46,10 @@ from .evaluation import (  # isort: skip
 )
 from .audit import AuditAction, AuditEntry  # isort: skip
 from .rfp import (  # isort: skip
+    AddendumNotice,
     Invitation,
+    RfpPackFile,
+    RfpVersion,
     RfpQuestion,
     RfpSettings,
     Submission,
@@ -54,6 +57,9 @@ from .rfp import (  # isort: skip
 )
 
 __all__ = [
+    "AddendumNotice",
+    "RfpPackFile",
+    "RfpVersion",
     "CHECKED_BID_FIELDS",
     "FRAMEWORK_NAME_MAX_CHARS",
     "FRAMEWORKS_MAX_ITEMS",

@@ -56,6 +56,15 @@ class RfpSettings(models.Model):
         blank=True,
         **text_limit(INSTRUCTIONS_MAX_CHARS),
     )
+    addendum_notice_days = models.PositiveSmallIntegerField(
+        _("addendum notice (days)"),
+        default=15,
+        help_text=_(
+            "An addendum that may affect how bids are prepared, issued fewer days "
+            "than this before the deadline, moves the deadline. 15 under government "
+            "procurement and tendering."
+        ),
+    )
     issued_at = models.DateTimeField(null=True, blank=True)
     opening_requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -143,6 +152,8 @@ class Submission(models.Model):
     # missing required items), kept as shown.
     feedback = models.JSONField(default=dict)
     submitted_at = models.DateTimeField(auto_now_add=True)
+    # The number of the RFP version (`RfpVersion.number`) this answer was made under.
+    rfp_version = models.PositiveIntegerField(null=True, blank=True)
     bid = models.ForeignKey(
         Bid, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -205,3 +216,100 @@ class RfpQuestion(models.Model):
 
     class Meta:
         ordering = ["asked_at", "id"]
+
+
+def pack_file_path(instance, filename: str) -> str:
+    """rfp/<procurement>/v<number>/<name>: the frozen files of one RFP version."""
+    version = instance.version
+    return f"rfp/{version.procurement_id}/v{version.number}/{filename}"
+
+
+class RfpVersion(models.Model):
+    """One published state of the RFP, frozen. Number 1 is published by the first
+    invitation; every later number is an addendum (澄清或者修改) with what changed.
+
+    ``facts`` is `vendors.rfp.facts.live_rfp_facts` as it stood (requirement,
+    workloads, plan minimums, weights, deadline, opening rule), in JSON, so the pack
+    and the portal are assembled from it in either language and never from the live
+    plan. ``changes`` is the diff against the version before (empty for number 1)."""
+
+    class Kind(models.TextChoices):
+        PUBLICATION = "publication", _("Publication")
+        ADDENDUM = "addendum", _("Addendum")
+
+    procurement = models.ForeignKey(
+        Procurement, on_delete=models.CASCADE, related_name="rfp_versions"
+    )
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    facts = models.JSONField()
+    changes = models.JSONField(default=list, blank=True)
+    note = models.TextField(_("what and why"), blank=True, **text_limit(4000))
+    deadline = models.DateTimeField(null=True, blank=True)
+    # The deadline the buyer asked for when the notice rule moved it (else None).
+    requested_deadline = models.DateTimeField(null=True, blank=True)
+    two_person_opening = models.BooleanField(default=False)
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    published_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["procurement_id", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["procurement", "number"], name="rfp_version_unique_number"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"RFP {self.procurement_id} v{self.number}"
+
+
+class RfpPackFile(models.Model):
+    """One file of a version's pack (PDF, DOCX or the line-item XLSX, per language),
+    stored as sent with its SHA-256, so a vendor can prove what it was given."""
+
+    version = models.ForeignKey(
+        RfpVersion, on_delete=models.CASCADE, related_name="pack_files"
+    )
+    language = models.CharField(max_length=10)  # "zh" or "en"
+    fmt = models.CharField(max_length=5)  # "pdf", "docx" or "xlsx"
+    name = models.CharField(max_length=120)
+    file = models.FileField(upload_to=pack_file_path)
+    sha256 = models.CharField(max_length=64)
+    size_bytes = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["version_id", "language", "fmt"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["version", "language", "fmt"], name="rfp_pack_file_unique"
+            )
+        ]
+
+
+class AddendumNotice(models.Model):
+    """An addendum as it reached one invited vendor: e-mailed when, acknowledged in
+    the portal when."""
+
+    version = models.ForeignKey(
+        RfpVersion, on_delete=models.CASCADE, related_name="notices"
+    )
+    invitation = models.ForeignKey(
+        Invitation, on_delete=models.CASCADE, related_name="addendum_notices"
+    )
+    emailed_at = models.DateTimeField(null=True, blank=True)
+    acknowledged_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["version_id", "invitation_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["version", "invitation"], name="addendum_notice_unique"
+            )
+        ]

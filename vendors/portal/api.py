@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -21,8 +21,10 @@ from rest_framework.utils import json
 from rest_framework.views import APIView
 
 from clusterbuy.parsers import BoundedJSONParser, json_nesting_depth
+from clusterbuy.services import ServiceError
 
 from . import questions, submissions
+from .addenda import addendum_rows
 from .api_serializers import (
     PortalEvidenceSerializer,
     PortalFileUploadSerializer,
@@ -33,6 +35,7 @@ from .api_serializers import (
     PortalSubmissionInputSerializer,
     PortalSubmissionSerializer,
 )
+from .notices import acknowledge_addendum
 from .summary import rfp_summary
 from .throttle import portal_wait_s
 from .tokens import PortalLinkError, invitation_for
@@ -280,3 +283,47 @@ class EvidenceDetailView(PortalView):
         except submissions.PortalError as error:
             return refusal(error)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class AddendumChangeSerializer(serializers.Serializer):
+    section = serializers.CharField()
+    section_label = serializers.CharField()
+    item = serializers.CharField()
+    old = serializers.CharField()
+    new = serializers.CharField()
+
+
+class AddendumSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    published_at = serializers.DateTimeField()
+    note = serializers.CharField()
+    deadline = serializers.DateTimeField(allow_null=True)
+    deadline_moved = serializers.BooleanField()
+    changes = AddendumChangeSerializer(many=True)
+    acknowledged_at = serializers.DateTimeField(allow_null=True)
+
+
+class AddendaView(PortalView):
+    @extend_schema(
+        responses={200: AddendumSerializer(many=True), 403: LINK_REFUSED},
+        summary="The addenda to the RFP sent to you, newest first",
+    )
+    def get(self, request, token):
+        return Response(
+            AddendumSerializer(addendum_rows(self.invitation), many=True).data
+        )
+
+
+class AcknowledgeView(PortalView):
+    @extend_schema(
+        request=None,
+        responses={200: AddendumSerializer, 403: LINK_REFUSED},
+        summary="Acknowledge an addendum (again: no change)",
+    )
+    def post(self, request, token, number):
+        try:
+            acknowledge_addendum(self.invitation, number=number)
+        except ServiceError as error:
+            return Response({"number": [error.message]}, status=400)
+        row = next(r for r in addendum_rows(self.invitation) if r["number"] == number)
+        return Response(AddendumSerializer(row).data)

@@ -14,6 +14,12 @@ urlpatterns = [
         name="api-portal-submissions",
     ),
     path(f"{T}/questions/", api.QuestionsView.as_view(), name="api-portal-questions"),
+    path(f"{T}/addenda/", api.AddendaView.as_view(), name="api-portal-addenda"),
+    path(
+        f"{T}/addenda/<int:number>/acknowledge/",
+        api.AcknowledgeView.as_view(),
+        name="api-portal-acknowledge",
+    ),
     path(f"{T}/evidence/", api.EvidenceView.as_view(), name="api-portal-evidence"),
     path(
         f"{T}/evidence/<int:evidence_pk>/",

@@ -28,6 +28,7 @@ from clusterbuy.services import ServiceError
 
 from ..models import AuditAction, Bid, Invitation, RfpSettings, Vendor
 from ..models.rfp import new_nonce
+from ..rfp.publication import publish_first_version
 from ..services.audit import record_audit
 from ..services.suppliers import create_vendor
 from .submissions import time_text
@@ -125,6 +126,10 @@ def invite(
     invitation.revoked = False
     invitation.expires_at = expires_at or default_expiry(rfp, now=now)
     invitation.save()
+    # The first invitation publishes version 1: from now on vendors read the frozen
+    # RFP, and it changes only through an addendum.
+    publish_first_version(procurement, user, now=now)
+    rfp.refresh_from_db()
     _send(invitation, rfp, request_base_url=request_base_url, now=now)
     record_audit(
         procurement=procurement,

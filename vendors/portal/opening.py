@@ -34,6 +34,8 @@ from ..models import (
     RfpSettings,
     Submission,
 )
+from ..rfp.versions import latest_version
+from ..services import stages
 from ..services.audit import record_audit
 from ..services.bids import create_bid
 
@@ -65,10 +67,10 @@ def opening_refusal(rfp: RfpSettings | None, user, *, now=None) -> str | None:
     if (now or timezone.now()) <= rfp.deadline:
         return _("The submissions can be opened only after the deadline.")
     if (
-        rfp.two_person_opening
-        and rfp.opening_requested_by_id is not None
+        rfp.opening_requested_by_id is not None
         and rfp.opening_requested_by_id == getattr(user, "pk", None)
     ):
+        # Whatever the rule says now, who asked never confirms.
         return _("You asked for this opening: a second administrator must confirm it.")
     return None
 
@@ -82,6 +84,10 @@ def _locked_rfp(procurement: Procurement, user, now) -> RfpSettings:
     reason = opening_refusal(rfp, user, now=now)
     if reason is not None:
         raise ServiceError(reason)
+    version = latest_version(procurement)
+    if version is not None and version.two_person_opening != rfp.two_person_opening:
+        # The rule is the published one (`RfpVersion`), changed only by an addendum.
+        raise ServiceError(_("The opening rule differs from the published RFP."))
     return rfp
 
 
@@ -147,6 +153,7 @@ def open_submissions(
     rfp.opened_by = user
     rfp.opened_at = now
     rfp.save(update_fields=["opened_by", "opened_at"])
+    stages.on_opened(procurement, user)
     record_audit(
         procurement=procurement,
         actor=user,

@@ -42,6 +42,7 @@ from ..models import (
     Submission,
     SubmissionEvidence,
 )
+from ..rfp.versions import current_number
 from ..services import plan_facts
 from ..services.attachments import attachment_kind, content_kind
 from ..services.bids import _check_imported
@@ -254,6 +255,7 @@ def submit(
             },
             proposal_text=values.get("proposal_text") or "",
             line_items=line_items,
+            rfp_version=current_number(locked.procurement),
         )
         if upload is not None:
             submission.workbook_name = upload[1]

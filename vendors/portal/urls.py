@@ -17,4 +17,9 @@ urlpatterns = [
     ),
     path(f"{T}/questions/", views.portal_question, name="portal-question"),
     path(f"{T}/rfp.<str:fmt>", views.portal_pack, name="portal-pack"),
+    path(
+        f"{T}/addenda/<int:number>/acknowledge/",
+        views.portal_acknowledge,
+        name="portal-acknowledge",
+    ),
 ]

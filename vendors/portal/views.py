@@ -23,10 +23,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from clusterbuy.services import ServiceError
+
 from ..rfp.pack import pack_download
 from . import questions, submissions
+from .addenda import addendum_rows
 from .feedback import shown_feedback
 from .forms import EvidenceForm, QuestionForm, SubmissionForm, initial_from
+from .notices import acknowledge_addendum
 from .summary import PACK_FORMATS, rfp_summary
 from .throttle import portal_wait_s
 from .tokens import PortalLinkError, invitation_for
@@ -100,6 +104,7 @@ def _home_context(invitation, token: str, **forms) -> dict:
         "form": forms.get("form") or SubmissionForm(initial=initial),
         "evidence_form": forms.get("evidence_form") or EvidenceForm(),
         "question_form": forms.get("question_form") or QuestionForm(),
+        "addenda": addendum_rows(invitation),
     }
 
 
@@ -200,3 +205,15 @@ def portal_question(request, invitation, *, token):
 def portal_pack(request, invitation, fmt: str, *, token):
     """The RFP pack in the reader's language, the buyer's own (`vendors.rfp.pack`)."""
     return pack_download(invitation.procurement, fmt, formats=PACK_FORMATS)
+
+
+@require_POST
+@portal_page
+def portal_acknowledge(request, invitation, number: int, *, token):
+    try:
+        acknowledge_addendum(invitation, number=number)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Addendum %(n)s acknowledged.") % {"n": number})
+    return redirect("vendors:portal", token=token)

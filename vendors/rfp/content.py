@@ -403,6 +403,11 @@ def assemble_rfp(data: dict, *, include_weights: bool) -> dict:
         "deadline_shown": deadline_shown,
         "instructions": settings_row["instructions"],
         "two_person_opening": settings_row["two_person_opening"],
+        "opening_rule_shown": _(
+            "Two administrators: one asks to open, another confirms."
+        )
+        if settings_row["two_person_opening"]
+        else _("One administrator opens."),
         "requirement": _requirement_facts(data),
         "workloads": _workloads(data),
         "plan_available": plan is not None,

@@ -14,6 +14,7 @@ from sizing.names import model_name
 from ..engine.capability import catalog_pflops
 from ..services import checklists, evaluation, plan_facts
 from .services import stored_rfp_settings
+from .versions import latest_version, version_facts
 
 WORKLOAD_FIGURES = (
     "seq_len",
@@ -118,7 +119,20 @@ def _settings(procurement: Procurement) -> dict:
 
 
 def rfp_facts(procurement: Procurement) -> dict:
-    """The plain data `content.assemble_rfp` turns into the pack."""
+    """What vendors were sent: the latest published version's frozen facts once the
+    RFP is published (`versions`), the live plan before. The pack, the portal and
+    its feedback read this, never the live plan behind a published RFP."""
+    version = latest_version(procurement)
+    if version is None:
+        return live_rfp_facts(procurement)
+    facts = version_facts(version)
+    facts["settings"]["opened"] = stored_rfp_settings(procurement).is_open
+    return facts
+
+
+def live_rfp_facts(procurement: Procurement) -> dict:
+    """The plain data `content.assemble_rfp` turns into the pack, as the plan and the
+    settings stand now."""
     plan = plan_facts.plan_summary(procurement=procurement)
     return {
         "procurement": _procurement(procurement),

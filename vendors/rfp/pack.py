@@ -16,7 +16,9 @@ from django.utils.translation import gettext as _
 from ..services.line_item_template import build_template_xlsx
 from .content import rfp_content
 from .docx import rfp_docx
+from .frozen import FROZEN_FORMATS, file_bytes, frozen_file, frozen_zip
 from .pdf import rfp_pdf
+from .versions import latest_version
 
 CONTENT_TYPES = {
     "pdf": "application/pdf",
@@ -37,9 +39,35 @@ def pack_basename(procurement, language: str) -> str:
 
 
 def rfp_pack(procurement, fmt: str, *, language: str) -> tuple[bytes, str, str]:
-    """(bytes, content type, file name) of the pack in ``fmt`` and ``language``."""
+    """(bytes, content type, file name) of the pack in ``fmt`` and ``language``: the
+    frozen files of the published version once there is one (`frozen`)."""
     if fmt not in CONTENT_TYPES:
         raise UnknownPackFormat(fmt)
+    version = latest_version(procurement)
+    if version is not None:
+        return _published_pack(procurement, version, fmt, language)
+    return _rendered_pack(procurement, fmt, language)
+
+
+def _published_pack(procurement, version, fmt: str, language: str):
+    base = f"{pack_basename(procurement, language)}-v{version.number}"
+
+    def one(file_fmt: str):
+        def render():
+            data, _type, _name = _rendered_pack(procurement, file_fmt, language)
+            name = _template_name(base) if file_fmt == "xlsx" else f"{base}.{file_fmt}"
+            return data, name
+
+        return frozen_file(version, file_fmt, language=language, render=render)
+
+    if fmt == "zip":
+        rows = [one(f) for f in FROZEN_FORMATS]
+        return frozen_zip(version, rows), CONTENT_TYPES[fmt], f"{base}.zip"
+    row = one(fmt)
+    return file_bytes(row), CONTENT_TYPES[fmt], row.name
+
+
+def _rendered_pack(procurement, fmt: str, language: str) -> tuple[bytes, str, str]:
     base = pack_basename(procurement, language)
     with translation.override(language):
         if fmt == "xlsx":

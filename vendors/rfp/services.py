@@ -14,17 +14,29 @@ from django.utils.translation import gettext as _
 from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
 
-from ..models import AuditAction, Invitation, RfpSettings
+from ..models import AuditAction, Invitation, RfpSettings, RfpVersion
 from ..models.rfp import INSTRUCTIONS_MAX_CHARS
 from ..services.audit import record_audit
 
-RFP_FIELDS = ("deadline", "publish_weights", "two_person_opening", "instructions")
+RFP_FIELDS = (
+    "deadline",
+    "publish_weights",
+    "two_person_opening",
+    "instructions",
+    "addendum_notice_days",
+)
+NOTICE_DAYS_MAX = 90
 
 
 def rfp_settings_for(procurement: Procurement) -> RfpSettings:
     """The procurement's RFP settings, created with the defaults on first use."""
     row, _created = RfpSettings.objects.get_or_create(procurement=procurement)
     return row
+
+
+def clean_settings(row: RfpSettings, values: dict, now: datetime | None = None) -> dict:
+    """``values`` checked (names in RFP_FIELDS): the form's and the addendum's rules."""
+    return _clean(row, values, now or timezone.now())
 
 
 def _clean(row: RfpSettings, values: dict, now: datetime) -> dict:
@@ -46,6 +58,17 @@ def _clean(row: RfpSettings, values: dict, now: datetime) -> dict:
             cleaned[flag] = bool(cleaned[flag])
     if "deadline" in cleaned:
         cleaned["deadline"] = _clean_deadline(row.deadline, cleaned["deadline"], now)
+    if "addendum_notice_days" in cleaned:
+        days = cleaned["addendum_notice_days"]
+        if not isinstance(days, int) or isinstance(days, bool):
+            raise ServiceError(
+                _("Enter a whole number of days."), "addendum_notice_days"
+            )
+        if not 0 <= days <= NOTICE_DAYS_MAX:
+            raise ServiceError(
+                _("Between 0 and %(n)s days.") % {"n": NOTICE_DAYS_MAX},
+                field="addendum_notice_days",
+            )
     return cleaned
 
 
@@ -91,6 +114,16 @@ def update_rfp_settings(
     if changed and row.is_open:
         raise ServiceError(
             _("The RFP was opened; its settings can no longer change."),
+            field=next(iter(changed)),
+        )
+    if changed and RfpVersion.objects.filter(procurement=procurement).exists():
+        # Published: vendors were sent these rules; they change only by an addendum
+        # they are told of (`vendors.rfp.publication.issue_addendum`).
+        raise ServiceError(
+            _(
+                "The RFP is published to the invited vendors: this changes only "
+                "through an addendum."
+            ),
             field=next(iter(changed)),
         )
     for name, value in changed.items():

@@ -17,7 +17,7 @@ from clusterbuy.services import ServiceError
 from ..comparison import build_comparison
 from ..models import AuditAction, Bid, Decision
 from ..visibility import viewer_variant, visibility_for
-from . import decision_memo
+from . import decision_memo, stages
 from .audit import record_audit
 from .decision_memo import comparison_snapshot
 
@@ -34,6 +34,9 @@ def record_decision(
         raise ServiceError(_("No such bid."), field="bid")
     if not rationale.strip():
         raise ServiceError(_("Give the rationale for the decision."), field="rationale")
+    refusal = stages.decision_refusal(procurement)
+    if refusal is not None:
+        raise ServiceError(refusal, field="bid")
     decision = (
         Decision.objects.select_for_update().filter(procurement=procurement).first()
     )

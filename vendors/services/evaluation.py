@@ -24,6 +24,7 @@ from ..models import (
     Score,
     TechnicalSubmission,
 )
+from . import stages
 from .audit import record_audit
 from .checklists import default_template, ensure_default_template
 
@@ -130,6 +131,8 @@ def update_evaluation_settings(
             )
             setattr(row, field, new)
     row.save()
+    if values.get("scoring_closed") is True:
+        stages.on_evaluation_closed(procurement, user)
     return row
 
 

@@ -16,7 +16,9 @@ from clusterbuy.views import render_procurement
 from .. import comparison
 from ..comparison import documents as exports
 from ..forms import DecisionForm, posted_weights, weights_form_class
+from ..rfp.versions import stale_vendors
 from ..services import evaluation
+from ..services.stages import decision_refusal
 from .line_items import XLSX_CONTENT_TYPE
 
 
@@ -42,6 +44,11 @@ def comparison_page(request, pk):
         labels=result.visibility.labels,
         initial={"bid": getattr(result.decision, "bid_id", None)},
     )
+    context["decision_refusal"] = decision_refusal(procurement)
+    context["stale_bids"] = [
+        {**row, "vendor": result.visibility.redact(row["vendor"])}
+        for row in stale_vendors(procurement)
+    ]
     return render_procurement(
         request, procurement, "vendors/comparison.html", context, active="comparison"
     )

@@ -8,7 +8,7 @@ import vendors.models.vendors
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("vendors", "0007_rfp_portal"),
+        ("vendors", "0008_t22a_rfp_versions"),
     ]
 
     operations = [
