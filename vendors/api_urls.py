@@ -6,6 +6,7 @@ from .api import (
     bids,
     checklists,
     comparison,
+    corrections,
     evaluation,
     rfp,
     rfp_invitations,
@@ -50,6 +51,11 @@ urlpatterns = [
         f"{P}/bids/<int:bid_pk>/attachments/",
         bids.AttachmentView.as_view(),
         name="api-attachments",
+    ),
+    path(
+        f"{P}/bids/<int:bid_pk>/corrections/",
+        corrections.CorrectionsView.as_view(),
+        name="api-bid-corrections",
     ),
     path(
         f"{P}/bids/<int:bid_pk>/scores/",

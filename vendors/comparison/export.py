@@ -30,6 +30,9 @@ def _scores(column: Column, comparison: Comparison) -> dict:
 def _entry(column: Column, comparison: Comparison, lang: str) -> dict:
     return {
         "bid": column.bid.pk,
+        # The version of the bid this entry shows (`Bid.version`: every change, a
+        # correction the vendor confirmed included, counts one).
+        "bid_version": column.bid.version,
         "vendor": column.vendor,
         "currency": comparison.procurement.currency,
         "quoted_total": None

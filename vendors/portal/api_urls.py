@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import api
+from . import api, correction_api
 
 T = "portal/<str:token>"
 
@@ -19,5 +19,15 @@ urlpatterns = [
         f"{T}/evidence/<int:evidence_pk>/",
         api.EvidenceDetailView.as_view(),
         name="api-portal-evidence-detail",
+    ),
+    path(
+        f"{T}/corrections/",
+        correction_api.PortalCorrectionsView.as_view(),
+        name="api-portal-corrections",
+    ),
+    path(
+        f"{T}/corrections/<int:correction_pk>/",
+        correction_api.PortalCorrectionAnswerView.as_view(),
+        name="api-portal-correction",
     ),
 ]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import correction_views, views
 
 T = "portal/<str:token>"
 
@@ -17,4 +17,9 @@ urlpatterns = [
     ),
     path(f"{T}/questions/", views.portal_question, name="portal-question"),
     path(f"{T}/rfp.<str:fmt>", views.portal_pack, name="portal-pack"),
+    path(
+        f"{T}/corrections/<int:correction_pk>/",
+        correction_views.portal_correction,
+        name="portal-correction",
+    ),
 ]

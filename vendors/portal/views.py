@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ..rfp.pack import pack_download
 from . import questions, submissions
+from .correction_views import corrections_context
 from .feedback import shown_feedback
 from .forms import EvidenceForm, QuestionForm, SubmissionForm, initial_from
 from .summary import PACK_FORMATS, rfp_summary
@@ -100,6 +101,7 @@ def _home_context(invitation, token: str, **forms) -> dict:
         "form": forms.get("form") or SubmissionForm(initial=initial),
         "evidence_form": forms.get("evidence_form") or EvidenceForm(),
         "question_form": forms.get("question_form") or QuestionForm(),
+        **corrections_context(invitation, forms.get("answer_form")),
     }
 
 

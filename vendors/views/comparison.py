@@ -16,7 +16,7 @@ from clusterbuy.views import render_procurement
 from .. import comparison
 from ..comparison import documents as exports
 from ..forms import DecisionForm, posted_weights, weights_form_class
-from ..services import evaluation
+from ..services import decision_override, decisions, evaluation
 from .line_items import XLSX_CONTENT_TYPE
 
 
@@ -32,18 +32,40 @@ def _comparison_context(request, procurement) -> dict:
     )
 
 
-@login_required
-def comparison_page(request, pk):
-    procurement = access_procurement(request.user, pk)
+def decision_page_context(request, procurement, *, data=None) -> dict:
+    """The comparison page's context with its decision form (bound to ``data`` when
+    a posted decision is shown again with its errors) and, for each bid, the checks
+    choosing it would override."""
     context = _comparison_context(request, procurement)
     result = context["result"]
     context["decision_form"] = DecisionForm(
+        data,
         procurement=procurement,
         labels=result.visibility.labels,
-        initial={"bid": getattr(result.decision, "bid_id", None)},
+        initial={
+            "bid": getattr(result.decision, "bid_id", None),
+            "seen": decisions.decision_token(result.decision),
+        },
     )
+    context["override_hints"] = decision_override.override_hints(result)
+    if result.decision is not None and result.decision.override_checks:
+        context["decision_override"] = [
+            decision_override.check_text(c) for c in result.decision.override_checks
+        ]
+    return context
+
+
+def render_comparison(request, procurement, context: dict):
     return render_procurement(
         request, procurement, "vendors/comparison.html", context, active="comparison"
+    )
+
+
+@login_required
+def comparison_page(request, pk):
+    procurement = access_procurement(request.user, pk)
+    return render_comparison(
+        request, procurement, decision_page_context(request, procurement)
     )
 
 
