@@ -36,8 +36,9 @@ def test_every_service_write_to_an_opened_bid_is_refused(opened, buyer):
     zebra = opened["zebra"]
     before = _state(zebra)
     csv = SimpleUploadedFile(
-        "lines.csv", b"category,description,quantity,unit_price,recurring\n"
-        b"gpu_servers,cheaper server,8,1000,no\n"
+        "lines.csv",
+        b"category,description,quantity,unit_price,recurring\n"
+        b"gpu_servers,cheaper server,8,1000,no\n",
     )
     writes = [
         lambda: bids.update_bid(bid=zebra, user=buyer, gpu_count=128),

@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from . import api, correction_api
+from ..api import portal_corrections
+from . import api
 
 T = "portal/<str:token>"
 
@@ -22,12 +23,12 @@ urlpatterns = [
     ),
     path(
         f"{T}/corrections/",
-        correction_api.PortalCorrectionsView.as_view(),
+        portal_corrections.PortalCorrectionsView.as_view(),
         name="api-portal-corrections",
     ),
     path(
         f"{T}/corrections/<int:correction_pk>/",
-        correction_api.PortalCorrectionAnswerView.as_view(),
+        portal_corrections.PortalCorrectionAnswerView.as_view(),
         name="api-portal-correction",
     ),
 ]

@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from . import correction_views, views
+from ..views import portal_corrections
+from . import views
 
 T = "portal/<str:token>"
 
@@ -19,7 +20,7 @@ urlpatterns = [
     path(f"{T}/rfp.<str:fmt>", views.portal_pack, name="portal-pack"),
     path(
         f"{T}/corrections/<int:correction_pk>/",
-        correction_views.portal_correction,
+        portal_corrections.portal_correction,
         name="portal-correction",
     ),
 ]

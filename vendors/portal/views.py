@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ..rfp.pack import pack_download
 from . import questions, submissions
-from .correction_views import corrections_context
+from .correction_pages import corrections_context
 from .feedback import shown_feedback
 from .forms import EvidenceForm, QuestionForm, SubmissionForm, initial_from
 from .summary import PACK_FORMATS, rfp_summary

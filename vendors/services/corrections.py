@@ -151,7 +151,7 @@ def request_correction(
         target="correction requested",
         old="",
         new=_described(correction, "new")
-        + f"\n{_('What')}: {correction.what}\n{_('Why')}: {correction.why}",
+        + f"\nWhat: {correction.what}\nWhy: {correction.why}",
     )
     return correction
 
@@ -214,7 +214,7 @@ def respond_to_correction(
     correction.response = response
     correction.responded_at = timezone.now()
     correction.save()
-    version = f"\n{_('Bid version')}: {correction.bid_version}" if confirm else ""
+    version = f"\nBid version: {correction.bid_version}" if confirm else ""
     record_audit(
         procurement=bid.procurement,
         bid=bid,
@@ -224,7 +224,7 @@ def respond_to_correction(
         old=_described(correction, "old"),
         new=_described(correction, "new")
         + version
-        + (f"\n{_('Vendor')}: {response}" if response else ""),
+        + (f"\nVendor: {response}" if response else ""),
     )
     return correction
 

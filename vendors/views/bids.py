@@ -31,9 +31,9 @@ from ..forms import (
     UploadForm,
 )
 from ..models import Bid, Vendor
+from ..portal.correction_pages import bid_corrections_context
 from ..services import audit, evaluation, opened_bids
 from ..services import bids as bid_services
-from .corrections import bid_corrections_context
 
 
 def bid_or_404(procurement, bid_pk) -> Bid:
@@ -220,7 +220,7 @@ def render_bid_detail(
             ),
             **_offer_labels(bid),
             **bid_corrections_context(
-                request, bid, form=correction_form, redact=visibility.redact
+                request.user, bid, form=correction_form, redact=visibility.redact
             ),
         },
         active="bids",

@@ -1,5 +1,6 @@
-"""The vendor's side of corrections in the portal: the buyer's requests on its opened
-bid, and its answer (confirm, clarify or decline) through its signed link."""
+"""The vendor's answer to a correction request in the portal (confirm, clarify or
+decline) through its signed link; the requests show on the portal's home page
+(`vendors.portal.correction_pages`)."""
 
 from __future__ import annotations
 
@@ -10,38 +11,16 @@ from django.views.decorators.http import require_POST
 
 from clusterbuy.services import ServiceError
 
-from ..models import CorrectionStatus
+from ..portal.correction_forms import CorrectionAnswerForm
+from ..portal.views import _home_context, portal_page
 from ..services import corrections
-from .correction_forms import CorrectionAnswerForm
-
-
-def corrections_context(invitation, form=None) -> dict:
-    shown = corrections.corrections_for_invitation(invitation)
-    return {
-        "corrections": shown,
-        "pending_corrections": [
-            c for c in shown if c.status == CorrectionStatus.PENDING
-        ],
-        "answer_form": form or CorrectionAnswerForm(),
-    }
-
-
-def _portal_page(view):
-    from .views import portal_page  # the portal's link and rate-limit check
-
-    return portal_page(view)
 
 
 @require_POST
-def portal_correction(request, token: str, correction_pk: int):
-    return _portal_page(_answer)(request, token, correction_pk)
-
-
-def _answer(request, invitation, correction_pk: int, *, token):
+@portal_page
+def portal_correction(request, invitation, correction_pk: int, *, token):
     """A refused answer (no reason to decline, a request already answered) is the
     page again with the form's error, 200 as the portal's other forms."""
-    from .views import _home_context
-
     form = CorrectionAnswerForm(request.POST)
     confirm = request.POST.get("answer") == "confirm"
     if form.is_valid():

@@ -10,9 +10,9 @@ from rest_framework.response import Response
 
 from clusterbuy.bounds import LONG_TEXT_MAX_CHARS
 
-from ..api.corrections import CorrectionSerializer
+from ..portal.api import PortalView
 from ..services import corrections
-from .api import PortalView
+from .corrections import CorrectionSerializer
 
 
 def _data(correction) -> dict:
