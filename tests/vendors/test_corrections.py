@@ -2,6 +2,7 @@
 asks, the vendor confirms or declines through its portal link, and a confirmed one is
 the bid's next version, audited, named by the comparison."""
 
+# ruff: noqa: F811 - `opened` is a fixture imported by name from correction_support
 from __future__ import annotations
 
 from decimal import Decimal

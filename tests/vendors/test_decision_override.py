@@ -13,7 +13,7 @@ from django.urls import reverse
 from tests.vendors.test_prescoring import planned  # noqa: F401 (fixture)
 from tests.vendors.test_support import three_bids
 from vendors import comparison
-from vendors.engine.decision_guard import ChoiceFacts, OverrideCheck, checks_failed
+from vendors.engine.decision_guard import ChoiceFacts, checks_failed
 from vendors.models import AuditEntry, Decision
 from vendors.services import bids, evaluation
 from vendors.services.decision_override import override_checks

@@ -2,6 +2,7 @@
 import into, add to, remove from or delete a vendor's submitted bid, by page or API;
 a hand-keyed bid stays editable until a decision is recorded."""
 
+# ruff: noqa: F811 - `opened` is a fixture imported by name from correction_support
 from __future__ import annotations
 
 from html import unescape
