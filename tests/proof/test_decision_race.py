@@ -87,7 +87,13 @@ def test_a_different_first_decision_at_the_same_moment_is_a_409(setting):
         ]  # fmt: skip
         answers = run_together(
             *[
-                partial(api_client(m).put, _url(procurement), body, format="json")
+                partial(
+                    api_client(m).put,
+                    _url(procurement),
+                    body,
+                    format="json",
+                    HTTP_ACCEPT_LANGUAGE="en",
+                )
                 for m, body in zip(setting["managers"], bodies, strict=True)
             ]
         )
