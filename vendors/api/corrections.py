@@ -76,11 +76,12 @@ class CorrectionsView(ProcurementScopedMixin, APIView):
 
     @extend_schema(request=CorrectionSerializer, responses=CorrectionSerializer)
     def post(self, request, procurement_pk, bid_pk):
+        bid = self.bid()  # another organisation's bid: 404 before reading the body
         data = CorrectionSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         correction = corrections.request_correction(
-            bid=self.bid(),
+            bid=bid,
             user=request.user,
             kind=values["kind"],
             what=values["what"],

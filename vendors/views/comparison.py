@@ -49,9 +49,15 @@ def decision_page_context(request, procurement, *, data=None) -> dict:
     )
     context["override_hints"] = decision_override.override_hints(result)
     if result.decision is not None and result.decision.override_checks:
-        context["decision_override"] = [
-            decision_override.check_text(c) for c in result.decision.override_checks
-        ]
+        # Stored as the decider saw them: names redacted for a blind reader.
+        redact = result.visibility.redact
+        context["decision_override"] = {
+            "checks": [
+                redact(decision_override.check_text(c))
+                for c in result.decision.override_checks
+            ],
+            "reason": redact(result.decision.override_reason),
+        }
     return context
 
 
