@@ -7,6 +7,7 @@ from .api import (
     bids,
     checklists,
     comparison,
+    corrections,
     evaluation,
     rfp,
     rfp_invitations,
@@ -51,6 +52,11 @@ urlpatterns = [
         f"{P}/bids/<int:bid_pk>/attachments/",
         bids.AttachmentView.as_view(),
         name="api-attachments",
+    ),
+    path(
+        f"{P}/bids/<int:bid_pk>/corrections/",
+        corrections.CorrectionsView.as_view(),
+        name="api-bid-corrections",
     ),
     path(
         f"{P}/bids/<int:bid_pk>/scores/",

@@ -322,6 +322,24 @@ class DecisionForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 4}),
         **model_field_limits(Decision, "rationale"),
     )
+    override_reason = forms.CharField(
+        label=_("Reason for the override"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_(
+            "Needed when the chosen bid fails a mandatory requirement or the "
+            "technical threshold, or is not ranked first; the memo prints it."
+        ),
+        **model_field_limits(Decision, "override_reason"),
+    )
+    # The decision the page showed (`decisions.decision_token`), so a decision
+    # recorded by someone else meanwhile is not silently replaced.
+    seen = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def service_values(self) -> dict:
+        values = dict(self.cleaned_data)
+        values["seen"] = values["seen"] if "seen" in self.data else None
+        return values
 
     def __init__(self, *args, procurement=None, labels=None, **kwargs):
         """``labels``: bid id -> what the viewer may call the bid ("Vendor n" under

@@ -7,6 +7,7 @@ from .views import (
     bids,
     checklists,
     comparison,
+    corrections,
     evaluation,
     line_items,
     rfp,
@@ -45,6 +46,11 @@ urlpatterns = [
     path(f"{B}/", bids.bid_detail, name="bid-detail"),
     path(f"{B}/edit/", bids.bid_form, name="bid-edit"),
     path(f"{B}/delete/", bids.bid_delete, name="bid-delete"),
+    path(
+        f"{B}/corrections/",
+        corrections.correction_request,
+        name="bid-correction-request",
+    ),
     path(f"{B}/line-items/", line_items.line_item_add, name="line-item-add"),
     path(
         f"{B}/line-items/<int:item_pk>/delete/",

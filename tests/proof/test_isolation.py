@@ -246,7 +246,11 @@ def _load_org_b() -> dict:
     if not hasattr(procurement, "vendor_decision"):
         at_decision_stage(procurement)
         decisions.record_decision(
-            procurement=procurement, user=admin, bid=bid, rationale="Isolation check"
+            procurement=procurement,
+            user=admin,
+            bid=bid,
+            rationale="Isolation check",
+            override_reason="Isolation check",  # whatever its rank
         )
     missing = [k for k, v in objects.items() if v is None]
     assert not missing, f"load_demo created no {missing} for the demo procurement"

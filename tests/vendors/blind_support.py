@@ -134,6 +134,7 @@ def blind_sealed_bids(*, procurement, buyer, manager=None, admin=None) -> dict:
             user=admin,
             bid=zebra,
             rationale=f"{ZEBRA} fits the plan best",
+            override_reason="The plan's fit outweighs the rank.",  # ranked second
         )
     evaluation.update_evaluation_settings(
         procurement=procurement, user=buyer, blind_grading=True, sealed_envelope=True

@@ -10,8 +10,10 @@ from django.urls import reverse
 from tests.vendors.test_prescoring import planned  # noqa: F401 (fixture)
 from tests.vendors.test_support import at_decision_stage, line, three_bids
 from vendors import comparison
-from vendors.models import Decision
+from vendors.models import Bid, BidLineItem, Decision
 from vendors.services import bids, evaluation
+from vendors.services.caching import bump_comparison_version
+from vendors.services.opened_bids import OpenedBidError
 
 RATIONALE = "均衡方案：网络与存储齐全，服务最好。Balanced design, best service."
 
@@ -119,12 +121,20 @@ def test_later_bid_edits_do_not_change_the_memo(
     chosen = next(c for c in frozen["columns"] if c["bid"] == balanced.pk)
     old_tco = f"{Decimal(chosen['normalized_tco']):,.0f}"
     assert "h100-sxm-80gb × 64" in before and old_tco in before
-    bids.update_bid(
-        bid=balanced,
-        user=buyer,
-        gpu_count=128,
-        line_items=[line("gpu_servers", 16, 3_000_000), line("network", 1, 2_000_000)],
+    # After the decision the bids are frozen (issue 22): the service refuses ...
+    with pytest.raises(OpenedBidError) as refused:
+        bids.update_bid(bid=balanced, user=buyer, gpu_count=128)
+    assert refused.value.code == "decided"
+    # ... and even a change written past it (a raw UPDATE) leaves the memo as it was.
+    Bid.objects.filter(pk=balanced.pk).update(gpu_count=128)
+    BidLineItem.objects.filter(bid=balanced).delete()
+    BidLineItem.objects.bulk_create(
+        [
+            BidLineItem(bid=balanced, **line("gpu_servers", 16, 3_000_000)),
+            BidLineItem(bid=balanced, **line("network", 1, 2_000_000)),
+        ]
     )
+    bump_comparison_version()
     live = comparison.build_comparison(procurement=procurement, user=buyer)
     new_tco = next(c for c in live.columns if c.bid.pk == balanced.pk).normalized_tco
     assert f"{new_tco:,.0f}" != old_tco

@@ -126,6 +126,25 @@ class ComparisonView(ProcurementScopedMixin, APIView):
 class DecisionSerializer(serializers.Serializer):
     bid = serializers.IntegerField()
     rationale = serializers.CharField(**model_field_limits(Decision, "rationale"))
+    override_reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Needed when the bid fails a mandatory requirement or the technical "
+        "threshold, or is not ranked first (400 on this field without it)",
+        **model_field_limits(Decision, "override_reason"),
+    )
+    seen = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text='`seen` of the decision you read ("" for none): 409 when another '
+        "decision was recorded since; leave it out to replace unchecked",
+    )
+    override_checks = serializers.ListField(
+        child=serializers.DictField(),
+        read_only=True,
+        help_text="The checks the choice overrode (code and facts)",
+    )
     decided_by = serializers.CharField(read_only=True)
     decided_at = serializers.DateTimeField(read_only=True)
     memo = serializers.CharField(
@@ -144,6 +163,9 @@ class DecisionView(ProcurementScopedMixin, APIView):
         return {
             "bid": decision.bid_id,
             "rationale": decision.rationale,
+            "override_reason": decision.override_reason,
+            "override_checks": decision.override_checks,
+            "seen": decisions.decision_token(decision),
             "decided_by": getattr(decision.decided_by, "username", None),
             "decided_at": decision.decided_at,
             "memo": reverse(
@@ -179,6 +201,8 @@ class DecisionView(ProcurementScopedMixin, APIView):
             user=request.user,
             bid=bid,
             rationale=data.validated_data["rationale"],
+            override_reason=data.validated_data["override_reason"],
+            seen=data.validated_data.get("seen"),
         )
         return Response(self._data(decision, request))
 

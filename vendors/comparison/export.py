@@ -43,6 +43,9 @@ def _budget(column: Column) -> dict | None:
 def _entry(column: Column, comparison: Comparison, lang: str) -> dict:
     return {
         "bid": column.bid.pk,
+        # The version of the bid this entry shows (`Bid.version`: every change, a
+        # correction the vendor confirmed included, counts one).
+        "bid_version": column.bid.version,
         "vendor": column.vendor,
         "currency": comparison.procurement.currency,
         "quoted_total": None

@@ -5,7 +5,7 @@ the core (`Procurement.objects.for_user(user)`) covers it: bids hang off a procu
 vendors and checklist templates off an organisation.
 
 One module per room (``vendors``, ``bids`` with ``bid_bounds``, ``case_studies``, ``checklists``,
-``evaluation``, ``audit``, ``rfp``); every model and public name is re-exported here, so
+``evaluation``, ``audit``, ``rfp``, ``corrections``); every model and public name is re-exported here, so
 ``from vendors.models import Bid`` and the migrations' ``vendors.models.attachment_path``
 keep working. The imports run in the order the models were declared in, so Django
 registers them in the same order as before.
@@ -55,6 +55,11 @@ from .rfp import (  # isort: skip
     Submission,
     SubmissionEvidence,
 )
+from .corrections import (  # isort: skip
+    BidCorrection,
+    CorrectionKind,
+    CorrectionStatus,
+)
 
 __all__ = [
     "AddendumNotice",
@@ -72,6 +77,7 @@ __all__ = [
     "AuditEntry",
     "Bid",
     "BidAttachment",
+    "BidCorrection",
     "BidLineItem",
     "BidQuerySet",
     "CaseStudy",
@@ -79,6 +85,8 @@ __all__ = [
     "ChecklistSection",
     "ChecklistTemplate",
     "Cooling",
+    "CorrectionKind",
+    "CorrectionStatus",
     "Decision",
     "EvaluationSettings",
     "Invitation",

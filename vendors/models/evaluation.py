@@ -98,3 +98,10 @@ class Decision(models.Model):
     # totals, flags, compliance, ranks, weights; `vendors.decision_memo.snapshot`):
     # the memo renders from it, so later edits of a bid do not change the record.
     snapshot = models.JSONField(default=dict, blank=True, editable=False)
+    # Choosing a bid that fails a requirement, falls below the technical threshold or
+    # is not ranked first (`vendors.engine.decision_guard`) is an override: the
+    # checks it overrode (codes) and the decider's reason, printed by the memo.
+    override_checks = models.JSONField(default=list, blank=True, editable=False)
+    override_reason = models.TextField(
+        _("override reason"), blank=True, **text_limit(LONG_TEXT_MAX_CHARS)
+    )

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from ..api import portal_corrections
 from . import api
 
 T = "portal/<str:token>"
@@ -25,5 +26,15 @@ urlpatterns = [
         f"{T}/evidence/<int:evidence_pk>/",
         api.EvidenceDetailView.as_view(),
         name="api-portal-evidence-detail",
+    ),
+    path(
+        f"{T}/corrections/",
+        portal_corrections.PortalCorrectionsView.as_view(),
+        name="api-portal-corrections",
+    ),
+    path(
+        f"{T}/corrections/<int:correction_pk>/",
+        portal_corrections.PortalCorrectionAnswerView.as_view(),
+        name="api-portal-correction",
     ),
 ]

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from ..views import portal_corrections
 from . import views
 
 T = "portal/<str:token>"
@@ -21,5 +22,10 @@ urlpatterns = [
         f"{T}/addenda/<int:number>/acknowledge/",
         views.portal_acknowledge,
         name="portal-acknowledge",
+    ),
+    path(
+        f"{T}/corrections/<int:correction_pk>/",
+        portal_corrections.portal_correction,
+        name="portal-correction",
     ),
 ]

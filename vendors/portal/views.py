@@ -28,6 +28,7 @@ from clusterbuy.services import ServiceError
 from ..rfp.pack import pack_download
 from . import questions, submissions
 from .addenda import addendum_rows
+from .correction_pages import corrections_context
 from .feedback import shown_feedback
 from .forms import EvidenceForm, QuestionForm, SubmissionForm, initial_from
 from .notices import acknowledge_addendum
@@ -105,6 +106,7 @@ def _home_context(invitation, token: str, **forms) -> dict:
         "evidence_form": forms.get("evidence_form") or EvidenceForm(),
         "question_form": forms.get("question_form") or QuestionForm(),
         "addenda": addendum_rows(invitation),
+        **corrections_context(invitation, forms.get("answer_form")),
     }
 
 

@@ -64,6 +64,10 @@ def visible_audit(
         "added": _("line item added"),
         "removed": _("line item removed"),
         "line_items": _("line items replaced"),
+        "correction requested": _("correction or clarification asked of the vendor"),
+        "correction confirmed": _("confirmed by the vendor: new bid version"),
+        "correction declined": _("declined by the vendor"),
+        "override": _("decision overrides the evaluation"),
     }
     out = []
     for entry in entries:

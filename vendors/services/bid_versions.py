@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from clusterbuy.services import ConflictError, ServiceError
 
 from ..models import Bid
+from .opened_bids import ensure_editable
 
 
 class StaleBidError(ConflictError):
@@ -45,11 +46,13 @@ def _display_name(user) -> str:
     return user.get_full_name() or user.get_username()
 
 
-def lock_bid(bid: Bid, *, version: int | None = None) -> Bid:
+def lock_bid(bid: Bid, *, version: int | None = None, correction: bool = False) -> Bid:
     """Lock the bid's row until the transaction ends and reload it, so what the
     write compares against (its fields, its line items) is the committed state.
     `version`, when given, must be the stored one (None: the caller did not say
-    which version it read, and the write goes ahead)."""
+    which version it read, and the write goes ahead). A bid that can no longer be
+    edited (`opened_bids`) is refused, unless the write is a ``correction`` the
+    vendor confirmed."""
     locked = Bid.objects.select_for_update(of=("self",)).select_related(
         "procurement", "vendor"
     )
@@ -57,6 +60,8 @@ def lock_bid(bid: Bid, *, version: int | None = None) -> Bid:
         bid.refresh_from_db(from_queryset=locked)
     except Bid.DoesNotExist as exc:
         raise ServiceError(_("This bid was deleted."), field=None) from exc
+    if not correction:
+        ensure_editable(bid)
     if version is not None and version != bid.version:
         raise StaleBidError(bid)
     return bid

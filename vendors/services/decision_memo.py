@@ -35,6 +35,7 @@ from ..comparison.labels import (
 from ..comparison.pitfall_texts import fact_json, fact_text
 from ..models import ChecklistSection, Decision
 from ..models.checklist_default import section_title
+from .decision_override import check_text
 
 SNAPSHOT_VERSION = 1
 LANGUAGES = ("en", "zh-hans")
@@ -92,6 +93,7 @@ def _column(column) -> dict:
         "label": column.label,
         "vendor": column.vendor,
         "accelerator": bid.accelerator,
+        "bid_version": bid.version,
         "gpu_count": bid.checked("gpu_count"),
         "quoted_total": _money(column.quoted_total),
         "normalized_tco": _money(column.normalized_tco),
@@ -346,9 +348,20 @@ def memo_context(decision: Decision, *, redact=lambda text: text) -> dict:
         "compliance_rows": _compliance_rows(snap["columns"], zh),
         "chosen": chosen,
         "rationale": redact(snap.get("rationale", decision.rationale)),
+        "override": _override(snap.get("override"), redact),
         "decided_by": snap.get("decided_by", ""),
         "decided_at": snap.get("decided_at", ""),
         "lang": "zh-Hans" if zh else "en",
+    }
+
+
+def _override(override: dict | None, redact) -> dict | None:
+    """The override the decision made, its checks said in the active language."""
+    if not override:
+        return None
+    return {
+        "checks": [redact(check_text(c)) for c in override.get("checks", [])],
+        "reason": redact(override.get("reason", "")),
     }
 
 

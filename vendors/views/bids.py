@@ -31,7 +31,8 @@ from ..forms import (
     UploadForm,
 )
 from ..models import Bid, Vendor
-from ..services import audit, evaluation
+from ..portal.correction_pages import bid_corrections_context
+from ..services import audit, evaluation, opened_bids
 from ..services import bids as bid_services
 
 
@@ -77,6 +78,10 @@ def bids(request, pk):
 def bid_form(request, pk, bid_pk=None):
     procurement = access_procurement(request.user, pk, Capability.EDIT_VENDORS)
     bid = bid_or_404(procurement, bid_pk) if bid_pk else None
+    refusal = None if bid is None else opened_bids.edit_refusal(bid)
+    if refusal is not None:  # the page says why in place of its edit controls
+        messages.info(request, refusal[1])
+        return redirect("vendors:bid-detail", pk=pk, bid_pk=bid.pk)
     form = BidForm(
         request.POST or None,
         instance=bid,
@@ -174,9 +179,12 @@ def _score_rows(bid, user, column, sections, posted=None) -> list[dict]:
     return rows
 
 
-def render_bid_detail(request, procurement, bid, *, score_error=None, posted=None):
+def render_bid_detail(
+    request, procurement, bid, *, score_error=None, posted=None, correction_form=None
+):
     """The bid page; with ``score_error`` (a refused score form, shown again with the
-    posted values) answered 400."""
+    posted values) answered 400; with ``correction_form`` (a refused correction
+    request) the form shown with its errors."""
     result = comparison.build_comparison(procurement=procurement, user=request.user)
     sections = evaluation.checklist_sections(result.settings)
     visibility = result.visibility
@@ -211,6 +219,9 @@ def render_bid_detail(request, procurement, bid, *, score_error=None, posted=Non
                 bid.case_studies.all(), CASE_STUDY_FIELDS
             ),
             **_offer_labels(bid),
+            **bid_corrections_context(
+                request.user, bid, form=correction_form, redact=visibility.redact
+            ),
         },
         active="bids",
     )

@@ -17,7 +17,7 @@ from .. import comparison
 from ..comparison import documents as exports
 from ..forms import DecisionForm, posted_weights, weights_form_class
 from ..rfp.versions import stale_vendors
-from ..services import evaluation
+from ..services import decision_override, decisions, evaluation
 from ..services.stages import decision_refusal
 from .line_items import XLSX_CONTENT_TYPE
 
@@ -34,23 +34,51 @@ def _comparison_context(request, procurement) -> dict:
     )
 
 
-@login_required
-def comparison_page(request, pk):
-    procurement = access_procurement(request.user, pk)
+def decision_page_context(request, procurement, *, data=None) -> dict:
+    """The comparison page's context with its decision form (bound to ``data`` when
+    a posted decision is shown again with its errors) and, for each bid, the checks
+    choosing it would override."""
     context = _comparison_context(request, procurement)
     result = context["result"]
     context["decision_form"] = DecisionForm(
+        data,
         procurement=procurement,
         labels=result.visibility.labels,
-        initial={"bid": getattr(result.decision, "bid_id", None)},
+        initial={
+            "bid": getattr(result.decision, "bid_id", None),
+            "seen": decisions.decision_token(result.decision),
+        },
     )
     context["decision_refusal"] = decision_refusal(procurement)
     context["stale_bids"] = [
         {**row, "vendor": result.visibility.redact(row["vendor"])}
         for row in stale_vendors(procurement)
     ]
+    context["override_hints"] = decision_override.override_hints(result)
+    if result.decision is not None and result.decision.override_checks:
+        # Stored as the decider saw them: names redacted for a blind reader.
+        redact = result.visibility.redact
+        context["decision_override"] = {
+            "checks": [
+                redact(decision_override.check_text(c))
+                for c in result.decision.override_checks
+            ],
+            "reason": redact(result.decision.override_reason),
+        }
+    return context
+
+
+def render_comparison(request, procurement, context: dict):
     return render_procurement(
         request, procurement, "vendors/comparison.html", context, active="comparison"
+    )
+
+
+@login_required
+def comparison_page(request, pk):
+    procurement = access_procurement(request.user, pk)
+    return render_comparison(
+        request, procurement, decision_page_context(request, procurement)
     )
 
 

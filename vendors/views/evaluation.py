@@ -14,9 +14,10 @@ from clusterbuy.access import Capability, access_procurement
 from clusterbuy.services import ServiceError
 
 from .. import comparison
-from ..forms import DecisionForm, EvaluationSettingsForm, score_marks
+from ..forms import EvaluationSettingsForm, score_marks
 from ..services import decisions, evaluation
 from .bids import bid_or_404, render_bid_detail
+from .comparison import decision_page_context, render_comparison
 
 
 @login_required
@@ -69,20 +70,23 @@ def evaluation_settings(request, pk):
 @login_required
 @require_POST
 def decision(request, pk):
+    """A refused decision (no rationale, an override without its reason, a decision
+    recorded meanwhile by someone else) is the comparison page again with the form's
+    errors and what was typed, answered 200 as every HTML form of the app."""
     procurement = access_procurement(request.user, pk, Capability.DECIDE)
-    form = DecisionForm(request.POST, procurement=procurement)
+    context = decision_page_context(request, procurement, data=request.POST)
+    form = context["decision_form"]
     if form.is_valid():
         try:
             decisions.record_decision(
-                procurement=procurement, user=request.user, **form.cleaned_data
+                procurement=procurement, user=request.user, **form.service_values()
             )
         except ServiceError as exc:
-            messages.error(request, exc.message)
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         else:
             messages.success(request, _("Decision recorded."))
-    else:
-        messages.error(request, _("Choose a bid and give the rationale."))
-    return redirect("vendors:comparison", pk=pk)
+            return redirect("vendors:comparison", pk=pk)
+    return render_comparison(request, procurement, context)
 
 
 @login_required
