@@ -13,6 +13,11 @@ urlpatterns = [
         api.SubmissionsView.as_view(),
         name="api-portal-submissions",
     ),
+    path(
+        f"{T}/submissions/<int:receipt>/",
+        api.SubmissionDetailView.as_view(),
+        name="api-portal-submission",
+    ),
     path(f"{T}/questions/", api.QuestionsView.as_view(), name="api-portal-questions"),
     path(f"{T}/evidence/", api.EvidenceView.as_view(), name="api-portal-evidence"),
     path(
