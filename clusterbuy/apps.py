@@ -8,7 +8,10 @@ class ClusterbuyConfig(AppConfig):
     verbose_name = _("ClusterBuy")
 
     def ready(self) -> None:
-        from . import task_runner
+        from . import task_runner, text
+
+        # Control characters are refused by every form and serializer text field.
+        text.install_boundary()
 
         # Without a broker, the web process sweeps stuck runs as workers do.
         request_started.connect(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.template.loader import render_to_string
 
+from clusterbuy.text import printable_tree
 from tco.report import FONT_DIR, render_pdf
 
 
@@ -17,4 +18,4 @@ def rfp_html(content: dict) -> str:
 
 def rfp_pdf(content: dict) -> bytes:
     """The pack's content (`content.rfp_content`, in the active language) as A4 PDF."""
-    return render_pdf(rfp_html(content))
+    return render_pdf(rfp_html(printable_tree(content)))
