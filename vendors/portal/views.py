@@ -148,7 +148,13 @@ def portal_version(request, invitation, version: int, *, token):
     return render(
         request,
         "vendors/portal/_version.html",
-        {"version": found, "fb": shown_feedback(found.feedback), "token": token},
+        {
+            "version": found,
+            "fb": shown_feedback(found.feedback),
+            "token": token,
+            # the latest version's card is shown open, as on the whole page
+            "open": not invitation.submissions.filter(version__gt=version).exists(),
+        },
     )
 
 
