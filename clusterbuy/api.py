@@ -12,6 +12,7 @@ from .access import Capability, organisation_of, require
 from .bounds import model_field_limits
 from .models import Procurement, Stage, StageChange
 from .permissions import capability_for_writes
+from .text import refuse_line_breaks
 
 
 class ProcurementSerializer(serializers.ModelSerializer):
@@ -34,6 +35,10 @@ class ProcurementSerializer(serializers.ModelSerializer):
             "budget_max": {"min_value": 0},
         }
         validators = []  # uniqueness per organisation is the service's
+
+    def validate_name(self, value: str) -> str:
+        refuse_line_breaks(value)  # e-mail subjects and document titles: one line
+        return value
 
     def validate(self, attrs):
         low = attrs.get("budget_min", getattr(self.instance, "budget_min", None))

@@ -10,7 +10,10 @@ class ClusterbuyConfig(AppConfig):
     def ready(self) -> None:
         # The Celery app exists before any task is sent (clusterbuy/__init__.py);
         # the system checks register themselves.
-        from . import celery, checks, task_runner  # noqa: F401
+        from . import celery, checks, task_runner, text  # noqa: F401
+
+        # Control characters are refused by every form and serializer text field.
+        text.install_boundary()
 
         # Without a broker, the web process sweeps stuck runs as workers do.
         request_started.connect(

@@ -5,6 +5,7 @@ from .bounds import model_field_limits
 from .errors import error_message, error_sentence
 from .models import Membership, Procurement, Role, Stage, StageChange
 from .services import PROCUREMENT_FIELDS
+from .text import refuse_line_breaks
 
 
 def searchable(hint, label) -> dict:
@@ -30,6 +31,8 @@ class ProcurementForm(forms.ModelForm):
         self.fields["horizon_years"].widget = forms.Select(
             choices=[(3, _("3 years")), (4, _("4 years")), (5, _("5 years"))]
         )
+        # the name goes into e-mail subjects and document titles: one line
+        self.fields["name"].validators.append(refuse_line_breaks)
 
     def clean_horizon_years(self):
         value = self.cleaned_data["horizon_years"]

@@ -271,6 +271,25 @@ PORTAL_THROTTLE_RATES = {
 }
 PORTAL_UPLOAD_MAX_BYTES = env_int("PORTAL_UPLOAD_MAX_BYTES", 10 * 1024 * 1024)
 PORTAL_EVIDENCE_MAX_FILES = env_int("PORTAL_EVIDENCE_MAX_FILES", 10)
+# Workbooks are checked by a background task (vendors.portal.checking), never by a
+# web worker: at most this many versions may wait for their check per link and per
+# procurement (a further submit answers 429 "still checking" until one is done).
+PORTAL_CHECKS_PENDING_PER_LINK = env_int("PORTAL_CHECKS_PENDING_PER_LINK", 2)
+PORTAL_CHECKS_PENDING_PER_PROCUREMENT = env_int(
+    "PORTAL_CHECKS_PENDING_PER_PROCUREMENT", 10
+)
+# What the portal may store (workbooks and evidence, removed files included: they are
+# kept), per link, per vendor (all its invitations) and per procurement. 50 MB holds
+# five full-size workbooks per link; 200 MB a vendor's four RFPs; 500 MB ten vendors.
+PORTAL_STORAGE_MAX_BYTES_PER_LINK = env_int(
+    "PORTAL_STORAGE_MAX_BYTES_PER_LINK", 50 * 1024 * 1024
+)
+PORTAL_STORAGE_MAX_BYTES_PER_VENDOR = env_int(
+    "PORTAL_STORAGE_MAX_BYTES_PER_VENDOR", 200 * 1024 * 1024
+)
+PORTAL_STORAGE_MAX_BYTES_PER_PROCUREMENT = env_int(
+    "PORTAL_STORAGE_MAX_BYTES_PER_PROCUREMENT", 500 * 1024 * 1024
+)
 # JSON API bodies (clusterbuy.parsers): larger or deeper ones answer 400. 2 MB holds a
 # bid with thousands of line items and a long proposal; 32 levels is several times
 # the deepest body the API defines.

@@ -45,3 +45,6 @@ class VendorsConfig(AppConfig):
 
         post_save.connect(on_model_change, dispatch_uid="vendors-comparison-save")
         post_delete.connect(on_model_change, dispatch_uid="vendors-comparison-delete")
+
+        # The portal's checks are enqueued by task name (portal.submissions).
+        from . import tasks  # noqa: F401

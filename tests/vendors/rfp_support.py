@@ -105,7 +105,7 @@ def submit(invitation, *, version, text, gpu_count, price, at, workbook=False):
         )
         row.workbook_name = "zebra-quote.xlsx"
     row.save()
-    Submission.objects.filter(pk=row.pk).update(submitted_at=at)
+    Submission.objects.filter(pk=row.pk).update(submitted_at=at, received_at=at)
     row.refresh_from_db()
     return row
 

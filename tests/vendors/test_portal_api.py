@@ -59,7 +59,7 @@ def test_get_shows_the_rfp_and_only_own_submissions(
     rival = invite(procurement, make_vendor(org, "Rival Two"))
     submissions.submit(rival, fields=FIELDS, proposal_text="RIVAL TEXT")
     api = APIClient()
-    assert _post(api, token).status_code == 201
+    assert _post(api, token).status_code == 202
     response = api.get(_url(token), HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 200
     data = response.json()
@@ -83,7 +83,7 @@ def test_json_body_is_accepted_too(invitation, token):
         {"fields": JSON_FIELDS, "proposal_text": HONEST},
         format="json",
     )
-    assert response.status_code == 201, response.json()
+    assert response.status_code == 202, response.json()
     assert response.json()["version"] == 1
     assert response.json()["feedback"]["missing"][0]["code"] == "no_line_items"
 

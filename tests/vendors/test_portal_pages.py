@@ -126,7 +126,7 @@ def test_bad_row_then_fixed_resubmission_through_the_page(client, invitation, to
     response = _post_submission(client, token, rows=BAD_ROWS)
     assert response.status_code == 302
     _response, page = _page(client, token)
-    assert "Version 1 submitted." in page
+    assert "Version 1 received." in page
     assert "Row 3, Quantity: Must be a number above 0 (got “十三”)." in page
     assert "its workbook could not be imported" in page
     response = _post_submission(client, token, rows=GOOD_ROWS)

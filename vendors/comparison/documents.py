@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from openpyxl.utils import get_column_letter
 
 from clusterbuy.pdf import render_pdf
+from clusterbuy.text import one_line, printable
 
 from ..engine.importing import escape_cell
 from . import Comparison, comparison_groups, radar_svg
@@ -24,7 +25,9 @@ from .table import MONEY, PERCENT
 
 
 def _cell(value):
-    return escape_cell(str(value)) if value is not None else ""
+    """A text cell: no formula, no character XLSX cannot hold (stored text may have
+    them: `clusterbuy.text`)."""
+    return escape_cell(printable(str(value))) if value is not None else ""
 
 
 def money_format(currency: str) -> str:
@@ -34,6 +37,7 @@ def money_format(currency: str) -> str:
 
 def _sheet_title(text: str) -> str:
     """A worksheet name Excel accepts: at most 31 characters, none of []:*?/\\."""
+    text = one_line(text)
     return "".join(" " if ch in "[]:*?/\\" else ch for ch in text)[:31]
 
 

@@ -13,6 +13,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clusterbuy.bounds import LONG_TEXT_MAX_CHARS, text_limit
@@ -134,7 +135,16 @@ class Invitation(models.Model):
 
 class Submission(models.Model):
     """One version of a vendor's answer. Versions are never edited: a revision before
-    the deadline adds the next version; the latest one is opened as the bid."""
+    the deadline adds the next version; the latest one is opened as the bid.
+
+    A version is made when its upload arrives (``received_at``: the start of the
+    request, the time the deadline is judged by) with status CHECKING; its workbook is
+    parsed and its feedback built by a background task (`vendors.portal.checking`),
+    which sets READY. The opening waits for the versions still being checked."""
+
+    class Status(models.TextChoices):
+        CHECKING = "checking", _("received, checking")
+        READY = "ready", _("checked")
 
     invitation = models.ForeignKey(
         Invitation, on_delete=models.CASCADE, related_name="submissions"
@@ -154,6 +164,13 @@ class Submission(models.Model):
     submitted_at = models.DateTimeField(auto_now_add=True)
     # The number of the RFP version (`RfpVersion.number`) this answer was made under.
     rfp_version = models.PositiveIntegerField(null=True, blank=True)
+    # When the upload began arriving (the request's start): the deadline's measure.
+    received_at = models.DateTimeField(default=timezone.now, db_index=True)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.READY, db_index=True
+    )
+    # Bytes this version added to storage (0 when it kept the previous workbook).
+    workbook_bytes = models.PositiveBigIntegerField(default=0)
     bid = models.ForeignKey(
         Bid, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -10,9 +10,11 @@ the submission window is closed (code late / opened / no_deadline / revoked).
 from __future__ import annotations
 
 from django.conf import settings
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
+from rest_framework.exceptions import ParseError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -42,6 +44,9 @@ from .tokens import PortalLinkError, invitation_for
 from .views import LINK_ERRORS
 
 WINDOW_CODES = ("late", "opened", "no_deadline", "revoked")
+#: Refusals that a later try may pass: 429 with Retry-After.
+BUSY_CODES = ("busy",)
+BUSY_RETRY_S = 30
 LINK_REFUSED = OpenApiResponse(
     PortalRefusalSerializer, description="the link is invalid, expired or revoked"
 )
@@ -62,12 +67,40 @@ class PortalThrottle(BaseThrottle):
         return self._wait_s
 
 
+class PortalJSONParser(BoundedJSONParser):
+    """Every portal body is an object: a top-level array, string or number answers
+    400 here (it reached the views, which read it as a mapping: a 500)."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        data = super().parse(stream, media_type, parser_context)
+        if not isinstance(data, dict):
+            raise ParseError(
+                _("The JSON body must be an object ({...}), not %(kind)s.")
+                % {"kind": _JSON_KINDS.get(type(data), lambda: _("a value"))()}
+            )
+        return data
+
+
+_JSON_KINDS = {
+    list: lambda: _("an array"),
+    str: lambda: _("a string"),
+    int: lambda: _("a number"),
+    float: lambda: _("a number"),
+    bool: lambda: _("true or false"),
+    type(None): lambda: _("null"),
+}
+
+
 class PortalView(APIView):
     authentication_classes: list = []
+    parser_classes = [PortalJSONParser, FormParser, MultiPartParser]
     permission_classes = [AllowAny]
     throttle_classes = [PortalThrottle]
 
     def initial(self, request, *args, **kwargs):
+        # when the upload began arriving: the deadline is judged by it (before the
+        # body is read and parsed, which may take long)
+        request.received_at = timezone.now()
         super().initial(request, *args, **kwargs)  # rate limits first
         try:
             self.invitation = invitation_for(kwargs.get("token", ""))
@@ -83,6 +116,13 @@ class PortalView(APIView):
 
 
 def refusal(error: submissions.PortalError) -> Response:
+    if error.code in BUSY_CODES:
+        response = Response(
+            {"detail": error.message, "code": error.code},
+            status=status.HTTP_429_TOO_MANY_REQUESTS,
+        )
+        response["Retry-After"] = str(BUSY_RETRY_S)
+        return response
     if error.code in WINDOW_CODES:
         return Response(
             {"detail": error.message, "code": error.code},
@@ -153,7 +193,7 @@ _LISTS = ("support_channels", "monitoring")
 
 
 class SubmissionsView(PortalView):
-    parser_classes = [MultiPartParser, FormParser, BoundedJSONParser]
+    parser_classes = [MultiPartParser, FormParser, PortalJSONParser]
 
     @extend_schema(
         responses={200: PortalSubmissionSerializer(many=True), 403: LINK_REFUSED}
@@ -167,10 +207,18 @@ class SubmissionsView(PortalView):
             "application/json": PortalSubmissionInputSerializer,
         },
         responses={
-            201: PortalSubmissionSerializer,
+            202: OpenApiResponse(
+                PortalSubmissionSerializer,
+                description="received: the version and its receipt, status "
+                "'checking'; GET submissions/{receipt}/ until it is 'ready'",
+            ),
             400: OpenApiResponse(description="{field: [message]}"),
             403: LINK_REFUSED,
             409: WINDOW_CLOSED,
+            429: OpenApiResponse(
+                PortalRefusalSerializer,
+                description="too many versions still being checked (code busy)",
+            ),
         },
         summary="Submit the next version (fields, proposal text, XLSX workbook)",
     )
@@ -191,12 +239,28 @@ class SubmissionsView(PortalView):
                     or ""
                 ),
                 workbook=request.FILES.get("workbook"),
+                now=request.received_at,
             )
         except submissions.PortalError as error:
             return refusal(error)
         return Response(
-            PortalSubmissionSerializer(submission).data, status=status.HTTP_201_CREATED
+            PortalSubmissionSerializer(submission).data,
+            status=status.HTTP_202_ACCEPTED,
         )
+
+
+class SubmissionDetailView(PortalView):
+    @extend_schema(
+        responses={200: PortalSubmissionSerializer, 403: LINK_REFUSED, 404: None},
+        summary="One of your versions by its receipt (poll until status is 'ready')",
+    )
+    def get(self, request, token, receipt):
+        found = self.invitation.submissions.filter(version=receipt).first()
+        if found is None:
+            return Response(
+                {"detail": _("No such submission.")}, status=status.HTTP_404_NOT_FOUND
+            )
+        return Response(PortalSubmissionSerializer(found).data)
 
 
 class QuestionsView(PortalView):

@@ -51,12 +51,19 @@ class PortalFeedbackSerializer(serializers.Serializer):
 
 
 class PortalSubmissionSerializer(serializers.ModelSerializer):
+    """A version; ``status`` "checking" until its background check has run (its
+    ``line_items`` and ``feedback`` are empty until then: poll ``receipt_url``)."""
+
     feedback = serializers.SerializerMethodField()
+    receipt = serializers.IntegerField(source="version", read_only=True)
 
     class Meta:
         model = Submission
         fields = [
+            "receipt",
             "version",
+            "status",
+            "received_at",
             "submitted_at",
             "fields",
             "proposal_text",

@@ -14,6 +14,11 @@ urlpatterns = [
         api.SubmissionsView.as_view(),
         name="api-portal-submissions",
     ),
+    path(
+        f"{T}/submissions/<int:receipt>/",
+        api.SubmissionDetailView.as_view(),
+        name="api-portal-submission",
+    ),
     path(f"{T}/questions/", api.QuestionsView.as_view(), name="api-portal-questions"),
     path(f"{T}/addenda/", api.AddendaView.as_view(), name="api-portal-addenda"),
     path(

@@ -25,6 +25,7 @@ from django.utils.translation import pgettext
 from clusterbuy.access import Capability, require
 from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
+from clusterbuy.text import one_line, printable
 
 from ..models import AuditAction, Bid, Invitation, RfpSettings, Vendor
 from ..models.rfp import new_nonce
@@ -238,8 +239,11 @@ def _text_in(language: str, invitation: Invitation, rfp, link: str) -> tuple[str
 def _send(invitation: Invitation, rfp, *, request_base_url: str, now) -> None:
     link = portal_link(invitation, request_base_url=request_base_url)
     texts = [_text_in(lang, invitation, rfp, link) for lang in EMAIL_LANGUAGES]
-    subject = " / ".join(subject for subject, _body in texts)
-    body = "\n----------------------------------------\n\n".join(b for _s, b in texts)
+    # one line: a CR or LF in a stored name is a header injection (BadHeaderError)
+    subject = one_line(" / ".join(subject for subject, _body in texts))
+    body = printable(
+        "\n----------------------------------------\n\n".join(b for _s, b in texts)
+    )
     try:
         EmailMessage(
             subject=f"[ClusterBuy] {subject}"[:250],

@@ -20,6 +20,7 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.text import get_valid_filename
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clusterbuy.access import Capability, can, require
 from clusterbuy.models import Procurement
@@ -38,6 +39,7 @@ from ..rfp.versions import latest_version
 from ..services import stages
 from ..services.audit import record_audit
 from ..services.bids import create_bid
+from .checking import checks_pending_before
 
 DESCRIPTION_MAX_CHARS = 500
 # A submission's `fields` (the proposal text is a column of its own).
@@ -129,6 +131,7 @@ def open_submissions(
     if rfp.two_person_opening and rfp.opening_requested_by_id is None:
         request_opening(procurement, user, now)
         return OpeningResult(opened=False)
+    _refuse_while_checking(procurement, rfp)
     bids, submissions, without, revoked = [], 0, [], []
     invitations = Invitation.objects.filter(procurement=procurement).select_related(
         "vendor"
@@ -139,7 +142,8 @@ def open_submissions(
             revoked.append(invitation.vendor.name)
             continue
         versions = list(
-            invitation.submissions.filter(submitted_at__lte=rfp.deadline).order_by(
+            # judged at receipt (`submissions.submit`), as the portal accepted it
+            invitation.submissions.filter(received_at__lte=rfp.deadline).order_by(
                 "version"
             )
         )
@@ -180,6 +184,23 @@ def open_submissions(
         without_submission=without,
         revoked_not_opened=revoked,
     )
+
+
+def _refuse_while_checking(procurement: Procurement, rfp: RfpSettings) -> None:
+    """Versions received by the deadline whose check has not finished: each was
+    accepted, so the opening waits for them rather than open an older version."""
+    pending = checks_pending_before(procurement.pk, rfp.deadline)
+    if pending:
+        raise ConflictError(
+            ngettext(
+                "%(n)s submission received before the deadline is still being "
+                "checked: open again in a minute.",
+                "%(n)s submissions received before the deadline are still being "
+                "checked: open again in a minute.",
+                pending,
+            )
+            % {"n": pending}
+        )
 
 
 def opened_versions(procurement: Procurement) -> dict[int, list[Submission]]:

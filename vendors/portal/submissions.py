@@ -6,16 +6,25 @@ A submission is sealed (see `vendors.models.rfp`): nothing here touches a `Bid`.
 
 Versions: each submit adds the next version under the invitation's row lock (and the
 RFP's, so opening, which locks it too, never reads half a revision); the unique
-(invitation, version) constraint backs the lock. A workbook whose rows cannot be
-imported still makes a version — stored with its row errors as feedback, no line
-items and ``feedback["complete"] = False`` — so the vendor sees what to fix and the
-fixed workbook is the next version; the latest version is the one opened. A file
-that is not an XLSX workbook at all, or too large, is refused and adds no version.
+(invitation, version) constraint backs the lock. The deadline is judged at receipt:
+``now`` is when the upload began arriving (the views pass the request's start), and
+the version records it as ``received_at``. The version is stored at once as CHECKING
+and its workbook is parsed by a background task (`checking`), never by the web
+worker that received it; per link and per procurement only a few may wait
+(`quotas.pending_refusal`), and the portal's storage is bounded (`quotas`).
+
+A workbook whose rows cannot be imported still makes a version — checked with its
+row errors as feedback, no line items and ``feedback["complete"] = False`` — so the
+vendor sees what to fix and the fixed workbook is the next version; the latest
+version is the one opened. A file that is not an XLSX workbook at all (by content:
+`attachments.content_kind`, the check of every upload path), or too large, is
+refused and adds no version.
 """
 
 from __future__ import annotations
 
 import datetime
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -27,6 +36,7 @@ from django.utils import formats, timezone
 from django.utils.text import get_valid_filename
 from django.utils.translation import gettext as _
 
+from clusterbuy import task_runner
 from clusterbuy.services import ServiceError
 
 from ..engine.importing import (
@@ -44,16 +54,20 @@ from ..models import (
 )
 from ..rfp.versions import current_number
 from ..services import plan_facts
-from ..services.attachments import attachment_kind, content_kind
+from ..services.attachments import content_kind
 from ..services.bids import _check_imported
 from ..services.line_item_template import import_vocabulary
-from . import feedback
+from . import quotas
 from .forms import SubmissionForm, form_data
+
+logger = logging.getLogger(__name__)
+
+CHECK_TASK_NAME = "vendors.tasks.check_submission"
 
 
 class PortalError(ServiceError):
     """A portal write refused: ``code`` says why ("late", "opened", "no_deadline",
-    "invalid", "too_large", "file_type", "too_many"); ``errors`` holds a form's field
+    "invalid", "too_large", "file_type", "too_many", "quota", "busy"); ``errors`` holds a form's field
     messages ({field: [message]}) when the input itself was at fault."""
 
     def __init__(
@@ -219,7 +233,7 @@ def _workbook(upload) -> tuple[bytes, str] | None:
     if upload is None:
         return None
     data = _read_upload(upload, field="workbook")
-    if attachment_kind(data[:8]) != "xlsx":
+    if content_kind(data) != "xlsx":
         raise PortalError(
             _("The workbook must be an XLSX file: fill in the bid template."),
             code="file_type",
@@ -227,6 +241,23 @@ def _workbook(upload) -> tuple[bytes, str] | None:
         )
     name = get_valid_filename(getattr(upload, "name", "") or "bid.xlsx")[:200]
     return data, name
+
+
+def _check_room(invitation: Invitation, *, adding_bytes: int, field: str) -> None:
+    """The storage quotas (and, for a version, the check queue) under the lock."""
+    reason = quotas.storage_refusal(invitation, adding_bytes=adding_bytes)
+    if reason is not None:
+        raise PortalError(reason, code="quota", field=field)
+
+
+def send_check(submission: Submission) -> None:
+    """Hand the version's check to the task runner (`checking.check_submission`).
+    Called once the version is committed; a broker that cannot be reached leaves it
+    CHECKING, and the sweep (`checking.sweep_checks`) sends it later."""
+    try:
+        task_runner.enqueue(CHECK_TASK_NAME, args=[submission.pk])
+    except Exception:  # noqa: BLE001 - kombu's OperationalError and kin
+        logger.exception("Check of submission %s not sent", submission.pk)
 
 
 def submit(
@@ -237,15 +268,21 @@ def submit(
     workbook=None,
     now=None,
 ) -> Submission:
-    """Store the next version of the invitation's answer and its feedback."""
+    """Store the next version as received (CHECKING) and send its check; ``now`` is
+    when the upload began arriving (the deadline is judged by it)."""
     now = now or timezone.now()
     _check_window(invitation, now=now)
     values = validated_values(fields, proposal_text)
     upload = _workbook(workbook)
-    line_items, row_errors = parse_workbook(*upload) if upload else ([], [])
     with transaction.atomic():
         locked, rfp = _lock(invitation)
         _check_window(locked, now=now, rfp=rfp)
+        busy = quotas.pending_refusal(locked)
+        if busy is not None:
+            raise PortalError(busy, code="busy")
+        _check_room(
+            locked, adding_bytes=len(upload[0]) if upload else 0, field="workbook"
+        )
         previous = locked.submissions.order_by("-version").first()
         submission = Submission(
             invitation=locked,
@@ -254,23 +291,23 @@ def submit(
                 k: _json_value(v) for k, v in values.items() if k != "proposal_text"
             },
             proposal_text=values.get("proposal_text") or "",
-            line_items=line_items,
             rfp_version=current_number(locked.procurement),
+            received_at=now,
+            status=Submission.Status.CHECKING,
         )
         if upload is not None:
             submission.workbook_name = upload[1]
+            submission.workbook_bytes = len(upload[0])
             submission.workbook.save(upload[1], ContentFile(upload[0]), save=False)
-        elif previous is not None and previous.line_items:
-            submission.line_items = previous.line_items
+        elif previous is not None and previous.workbook:
+            # kept if the version before has lines (decided by the check)
             submission.workbook_name = previous.workbook_name
             submission.workbook = previous.workbook.name
-        submission.feedback = feedback.build_feedback(
-            procurement=locked.procurement,
-            values=values,
-            line_items=submission.line_items,
-            row_errors=row_errors,
-        )
         submission.save()
+    # After the commit (this block is the outermost: no ATOMIC_REQUESTS), so a worker
+    # finds the row; an eager runner (tests) checks it here.
+    send_check(submission)
+    submission.refresh_from_db()
     return submission
 
 
@@ -309,6 +346,7 @@ def add_evidence(invitation: Invitation, upload, *, now=None) -> SubmissionEvide
                 code="too_many",
                 field="file",
             )
+        _check_room(locked, adding_bytes=len(data), field="file")
         evidence = SubmissionEvidence(
             invitation=locked,
             original_name=name[:255],

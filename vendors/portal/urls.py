@@ -10,6 +10,7 @@ T = "portal/<str:token>"
 urlpatterns = [
     path(f"{T}/", views.portal_home, name="portal"),
     path(f"{T}/submit/", views.portal_submit, name="portal-submit"),
+    path(f"{T}/versions/<int:version>/", views.portal_version, name="portal-version"),
     path(f"{T}/evidence/", views.portal_evidence_add, name="portal-evidence"),
     path(
         f"{T}/evidence/<int:evidence_pk>/remove/",

@@ -18,7 +18,8 @@ import functools
 import math
 
 from django.contrib import messages
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -76,6 +77,8 @@ def portal_page(view):
     @never_cache
     @functools.wraps(view)
     def wrapped(request, token: str, *args, **kwargs):
+        # when the upload began arriving: the deadline is judged by it
+        request.received_at = timezone.now()
         wait_s = portal_wait_s(request, token)
         if wait_s is not None:
             return throttled_page(request, wait_s)
@@ -126,6 +129,7 @@ def portal_submit(request, invitation, *, token):
             fields=request.POST,
             proposal_text=request.POST.get("proposal_text", ""),
             workbook=request.FILES.get("workbook"),
+            now=request.received_at,
         )
     except submissions.PortalError as error:
         form.is_valid()  # the same rules: the form shows their messages by field
@@ -137,10 +141,28 @@ def portal_submit(request, invitation, *, token):
         return render(request, "vendors/portal/home.html", context)
     messages.success(
         request,
-        _("Version %(n)s submitted. Its feedback is below.")
+        _("Version %(n)s received. It is being checked; its feedback appears below.")
         % {"n": submission.version},
     )
     return redirect("vendors:portal", token=token)
+
+
+@require_GET
+@portal_page
+def portal_version(request, invitation, version: int, *, token):
+    """One version's card (htmx polls it while the version is being checked)."""
+    found = get_object_or_404(invitation.submissions, version=version)
+    return render(
+        request,
+        "vendors/portal/_version.html",
+        {
+            "version": found,
+            "fb": shown_feedback(found.feedback),
+            "token": token,
+            # the latest version's card is shown open, as on the whole page
+            "open": not invitation.submissions.filter(version__gt=version).exists(),
+        },
+    )
 
 
 def _form_post(request, invitation, token, form, *, key: str, field: str, act, done):

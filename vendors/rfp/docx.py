@@ -9,6 +9,8 @@ import io
 
 from django.utils.translation import gettext as _
 
+from clusterbuy.text import printable_tree
+
 EAST_ASIAN_FONT = "Noto Sans CJK SC"
 STYLES = ("Normal", "Title", "Heading 1", "Heading 2", "Table Grid", "List Number")
 
@@ -90,6 +92,7 @@ def rfp_docx(rfp: dict) -> bytes:
     """The pack's content (`content.rfp_content`, in the active language) as DOCX."""
     from docx import Document
 
+    rfp = printable_tree(rfp)  # stored text may hold what XML cannot (\x0b)
     document = Document()
     for name in STYLES:
         _east_asian_font(document.styles[name])

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.template.loader import render_to_string
 
 from clusterbuy.pdf import render_pdf
+from clusterbuy.text import printable_tree
 
 
 def rfp_html(content: dict) -> str:
@@ -15,4 +16,4 @@ def rfp_html(content: dict) -> str:
 
 def rfp_pdf(content: dict) -> bytes:
     """The pack's content (`content.rfp_content`, in the active language) as A4 PDF."""
-    return render_pdf(rfp_html(content))
+    return render_pdf(rfp_html(printable_tree(content)))

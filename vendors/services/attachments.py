@@ -36,14 +36,48 @@ def attachment_kind(head: bytes) -> str | None:
     return None
 
 
+#: What the parts of an XLSX package are (ECMA-376 Part 2, Open Packaging
+#: Conventions: XML parts, relationships, and the media, printer settings and
+#: embedded images a spreadsheet application writes). Anything else in the ZIP (an
+#: ``.exe``, a macro project ``vbaProject.bin``, a nested archive) is not a workbook.
+_XLSX_PART_SUFFIXES = (
+    ".xml",
+    ".rels",
+    ".vml",
+    ".png",
+    ".jpeg",
+    ".jpg",
+    ".gif",
+    ".emf",
+    ".wmf",
+    ".tif",
+    ".tiff",
+    ".bmp",
+    ".svg",
+)
+_XLSX_BINARY_PARTS = ("xl/printerSettings/",)
+
+
+def _is_xlsx_part(name: str) -> bool:
+    lowered = name.lower()
+    if name.endswith("/"):  # a folder entry
+        return True
+    if lowered.endswith(".bin"):
+        return name.startswith(_XLSX_BINARY_PARTS)
+    return lowered.endswith(_XLSX_PART_SUFFIXES)
+
+
 def _is_xlsx(data: bytes) -> bool:
-    """A workbook openpyxl can open (any ZIP holding ``[Content_Types].xml`` and
-    ``xl/`` used to pass). Read-only mode parses the workbook part and the sheet
-    list, never the rows, so a sheet declaring a huge range costs nothing here."""
+    """A workbook openpyxl can open, whose every part is a workbook's (any ZIP
+    holding ``[Content_Types].xml`` and ``xl/`` used to pass, with a ``payload.exe``
+    beside them). Read-only mode parses the workbook part and the sheet list, never
+    the rows, so a sheet declaring a huge range costs nothing here."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            names = set(archive.namelist())
+            names = archive.namelist()
         if "[Content_Types].xml" not in names or "xl/workbook.xml" not in names:
+            return False
+        if not all(_is_xlsx_part(name) for name in names):
             return False
         workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
     except Exception:  # openpyxl raises many kinds on a broken package
@@ -85,9 +119,7 @@ def add_attachment(*, bid: Bid, user, upload) -> BidAttachment:
     data = upload.read(MAX_ATTACHMENT_BYTES + 1)
     if len(data) > MAX_ATTACHMENT_BYTES:
         raise ServiceError(_("Attachments are limited to 10 MB."), field="file")
-    kind = attachment_kind(data[:8])
-    if (kind == "xlsx" and not _is_xlsx(data)) or (kind == "pdf" and not _is_pdf(data)):
-        kind = None
+    kind = content_kind(data)
     if kind is None:
         raise ServiceError(
             _("Only PDF and XLSX files can be attached."),
@@ -109,8 +141,8 @@ def add_attachment(*, bid: Bid, user, upload) -> BidAttachment:
 
 def content_kind(data: bytes) -> str | None:
     """'pdf' or 'xlsx' when the whole file really is one (magic bytes, then a reader
-    that opens it), else None: the check `add_attachment` makes, for other uploads
-    (the supplier portal's evidence)."""
+    that opens it), else None: the one content check of every stored upload (the
+    buyer's attachments, the portal's workbooks and evidence, by page or API)."""
     kind = attachment_kind(data[:8])
     if (kind == "xlsx" and not _is_xlsx(data)) or (kind == "pdf" and not _is_pdf(data)):
         return None
