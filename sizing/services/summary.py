@@ -5,7 +5,7 @@ the physical lower bound on a training time. Names and return shapes are a contr
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from decimal import Decimal
 
 from clusterbuy.models import Procurement
@@ -62,6 +62,17 @@ class PlanSummary:
         """The summary as plain data (lists for the tuples), for a stored snapshot."""
         data = asdict(self)
         return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> PlanSummary:
+        """The summary again from `as_dict` (or its JSON: lists, the price a float)."""
+        names = {f.name for f in fields(cls)}
+        values = {k: v for k, v in data.items() if k in names}
+        for key in ("workload_kinds", "model_names"):
+            values[key] = tuple(values.get(key) or ())
+        if values.get("gpu_price") is not None:
+            values["gpu_price"] = Decimal(str(values["gpu_price"]))
+        return cls(**values)
 
 
 def _explained(result: dict, quantity: str) -> dict:

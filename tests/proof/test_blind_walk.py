@@ -95,6 +95,7 @@ COLLECTIONS = {
     "workloads": "workload",
     "sizing-plans": "sizing_plan",
     "scenarios": "scenario",
+    "tco-scenarios": "scenario",
     "runs": "run",
     "accelerators": "accelerator_key",
     "model-presets": "model_preset_key",

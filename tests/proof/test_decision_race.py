@@ -17,7 +17,7 @@ from clusterbuy.models import Role
 from tests.conftest import missing_service
 from tests.factories import OrganisationFactory, ProcurementFactory, member
 from tests.proof.test_races import api_client, run_together
-from tests.vendors.test_support import make_bid, make_vendor
+from tests.vendors.test_support import at_decision_stage, make_bid, make_vendor
 from vendors.models import AuditEntry, Decision
 
 ROUNDS = 10
@@ -34,7 +34,9 @@ def setting(transactional_db):
         member(org, Role.MANAGER, "race-manager-1"),
         member(org, Role.MANAGER, "race-manager-2"),
     ]
-    procurement = ProcurementFactory(organisation=org, name="Decision race")
+    procurement = at_decision_stage(
+        ProcurementFactory(organisation=org, name="Decision race")
+    )
     bid = make_bid(procurement, make_vendor(org, "Only Bid Systems"))
     other = make_bid(procurement, make_vendor(org, "Second Bid Ltd"))
     return {"managers": managers, "procurement": procurement, "bids": (bid, other)}

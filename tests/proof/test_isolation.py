@@ -42,6 +42,7 @@ OBJECT_KWARGS = {
     "procurement_pk": "procurement",
     "workload_id": "workload",
     "scenario_id": "scenario",
+    "scenario_pk": "scenario",
     "run_id": "run",
     "bid_pk": "bid",
     "item_pk": "line_item",
@@ -61,6 +62,7 @@ PK_BY_URL_NAME = {
     "tco-api-run-report": "run",
     "tco-api-run-cancel": "run",
     "tco-api-scenarios": "procurement",
+    "tco-api-scenario-reconciliation": "procurement",
     "vendors:vendor-detail": "vendor",
     "vendors:checklist-edit": "checklist_template",
     "vendors:checklist-copy": "checklist_template",
@@ -72,6 +74,7 @@ PK_BY_URL_NAME = {
     "api-rfp-invitation": "invitation",
     "api-rfp-invitation-resend": "invitation",
     "api-rfp-question": "question",
+    "api-rfp-question-redaction": "question",
 }
 
 # The supplier portal's credential is its signed link, not a membership: those routes
@@ -252,6 +255,29 @@ def _load_org_b() -> dict:
             rationale="Isolation check",
             override_reason="Isolation check",  # whatever its rank
         )
+    # The reconciliation route needs a scenario that has a counterpart: the chosen
+    # bid's own scenario beside the plan's (tco.reconciliation.pair_for).
+    from sizing.models import SizingPlan
+    from tco import reconciliation
+    from tco import services as tco_services
+
+    def paired():
+        return next(
+            (
+                s
+                for s in TcoScenario.objects.filter(procurement=procurement)
+                if reconciliation.pair_for(scenario=s, user=admin) is not None
+            ),
+            None,
+        )
+
+    if paired() is None:
+        plan = SizingPlan.objects.filter(procurement=procurement).latest("pk")
+        for source in ({"sizing_plan": plan.pk}, {"bid": bid.pk}):
+            tco_services.create_scenario_from_source(
+                procurement=procurement, user=admin, **source
+            )
+    objects["scenario"] = paired() or objects["scenario"]
     missing = [k for k, v in objects.items() if v is None]
     assert not missing, f"load_demo created no {missing} for the demo procurement"
     return {"objects": objects, "admin": admin}

@@ -12,7 +12,7 @@ from tco import services
 from tco.engine import compute, cost_breakdown, inputs_from_dict
 from tco.engine.breakdown import breakdown_total
 from tests.tco.test_report import SERVE_70B, TRAIN_7B
-from tests.vendors.test_support import line, make_bid, make_vendor
+from tests.vendors.test_support import at_decision_stage, line, make_bid, make_vendor
 from vendors.services import decisions
 
 
@@ -96,8 +96,13 @@ def test_a_bid_of_another_size_pairs_only_once_chosen(
         f"{scenario.pk}/reconciliation/"
     )
     assert api_for(buyer).get(url).status_code == 404
+    at_decision_stage(procurement)
     decisions.record_decision(
-        procurement=procurement, user=admin_user, bid=smaller, rationale="Cheaper."
+        procurement=procurement,
+        user=admin_user,
+        bid=smaller,
+        rationale="Cheaper.",
+        override_reason="Budget first.",  # a GPU-short bid needs the override
     )
     body = api_for(buyer).get(url).json()
     assert body["chosen"] is True and body["plan_scenario"] == plan_scenario.pk

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from tests.vendors.test_prescoring import planned  # noqa: F401 (fixture)
-from tests.vendors.test_support import three_bids
+from tests.vendors.test_support import at_decision_stage, three_bids
 from vendors import comparison
 from vendors.engine.decision_guard import ChoiceFacts, checks_failed
 from vendors.models import AuditEntry, Decision
@@ -41,6 +41,7 @@ def test_the_checks_a_choice_overrides(facts, expected):
 @pytest.fixture
 def ranked(planned, org, procurement, manager):  # noqa: F811
     gpu_only, promise, balanced = three_bids(procurement, org)
+    at_decision_stage(procurement)
     result = comparison.build_comparison(procurement=procurement, user=manager)
     ranks = {c.bid.pk: c.rank for c in result.columns}
     return {

@@ -8,7 +8,7 @@ from django.utils import translation
 
 from tests.vendors.test_decision_memo import memo, pdf_text
 from tests.vendors.test_prescoring import planned  # noqa: F401 (fixture)
-from tests.vendors.test_support import three_bids
+from tests.vendors.test_support import at_decision_stage, three_bids
 from vendors import comparison
 from vendors.models import Decision
 from vendors.services.decision_memo import memo_context
@@ -23,6 +23,7 @@ def over_budget_decision(planned, api_for, org, procurement, manager):  # noqa: 
     ceiling = (column.quoted_total + column.normalized_tco) / 2
     procurement.budget_max = ceiling.quantize(Decimal(1))
     procurement.save()
+    at_decision_stage(procurement)
     response = api_for(manager).put(
         f"/api/v1/procurements/{procurement.pk}/decision/",
         {"bid": balanced.pk, "rationale": "Balanced design."},

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from clusterbuy.services import ServiceError
 from tests.vendors.correction_support import gpu_line, opened  # noqa: F401
-from tests.vendors.test_support import make_bid, make_vendor
+from tests.vendors.test_support import at_decision_stage, make_bid, make_vendor
 from vendors.models import AuditEntry, Bid, BidLineItem
 from vendors.services import bids, decisions
 from vendors.services.opened_bids import OpenedBidError
@@ -141,6 +141,7 @@ def test_a_hand_keyed_bid_stays_editable_until_the_decision(
     bids.update_bid(bid=bid, user=buyer, gpu_count=96)
     bid.refresh_from_db()
     assert (bid.gpu_count, bid.version) == (96, 2)
+    at_decision_stage(procurement)
     decisions.record_decision(
         procurement=procurement, user=manager, bid=bid, rationale="Only bid."
     )

@@ -19,24 +19,21 @@ from ..services import aliases
 from .scoping import ProcurementScopedMixin
 
 
+class AliasOccurrenceSerializer(serializers.Serializer):
+    source = serializers.CharField()
+    snippet = serializers.CharField()
+
+
+class AliasCandidateSerializer(serializers.Serializer):
+    """One term that would stay visible or is masked, with where it occurs (one
+    class, so the schema names one component for the three lists)."""
+
+    term = serializers.CharField()
+    occurrences = serializers.ListField(child=AliasOccurrenceSerializer())
+
+
 def _candidate_list() -> serializers.ListField:
-    return serializers.ListField(
-        child=inline_serializer(
-            "AliasCandidate",
-            {
-                "term": serializers.CharField(),
-                "occurrences": serializers.ListField(
-                    child=inline_serializer(
-                        "AliasOccurrence",
-                        {
-                            "source": serializers.CharField(),
-                            "snippet": serializers.CharField(),
-                        },
-                    )
-                ),
-            },
-        )
-    )
+    return serializers.ListField(child=AliasCandidateSerializer())
 
 
 _MASKING = inline_serializer(

@@ -12,6 +12,7 @@ from decimal import Decimal
 from django.utils.dateparse import parse_datetime
 
 from clusterbuy.models import Procurement
+from sizing.services import PlanSummary
 
 from ..models import RfpSettings, RfpVersion, Submission
 
@@ -37,6 +38,8 @@ def versions_of(procurement: Procurement) -> list[RfpVersion]:
 
 
 def _plain(value):
+    if isinstance(value, PlanSummary):
+        return value.as_dict()
     if isinstance(value, Decimal):
         return float(value)
     if isinstance(value, datetime | date):
@@ -55,6 +58,8 @@ def version_facts(version: RfpVersion) -> dict:
     facts = json.loads(json.dumps(version.facts))  # a copy the caller may change
     deadline = facts["settings"].get("deadline")
     facts["settings"]["deadline"] = parse_datetime(deadline) if deadline else None
+    if isinstance(facts.get("plan"), dict):
+        facts["plan"] = PlanSummary.from_dict(facts["plan"])
     return facts
 
 
