@@ -79,6 +79,7 @@ def _decided_over_budget(procurement, buyer, manager, language):
 
     from sizing import services as sizing
     from tco import services as tco
+    from tests.vendors.test_support import at_decision_stage
     from vendors.services import decisions
 
     procurement.budget_min, procurement.budget_max = None, CEILING
@@ -86,8 +87,13 @@ def _decided_over_budget(procurement, buyer, manager, language):
     sizing.compute_sizing_plan(procurement=procurement, user=buyer)
     bids = two_bids(procurement, buyer)
     chosen = next(iter(bids.values()))[0]
+    at_decision_stage(procurement)
     decisions.record_decision(
-        procurement=procurement, user=manager, bid=chosen, rationale="Balanced."
+        procurement=procurement,
+        user=manager,
+        bid=chosen,
+        rationale="Balanced.",
+        override_reason="Balanced design over rank.",  # kept only if it is one
     )
     with translation.override(language):  # capex lines are labelled when created
         scenario = tco.create_scenario_from_source(

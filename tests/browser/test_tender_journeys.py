@@ -236,7 +236,7 @@ def correction_journey(watch, language, procurement, buyer, zebra, token):
 @pytest.fixture
 def ranked(monkeypatch, catalog, org, procurement):
     from tests.vendors.test_comparison import PLAN
-    from tests.vendors.test_support import three_bids
+    from tests.vendors.test_support import at_decision_stage, three_bids
     from vendors.services import plan_facts
 
     monkeypatch.setattr(plan_facts, "plan_summary", lambda *, procurement: PLAN)
@@ -245,6 +245,7 @@ def ranked(monkeypatch, catalog, org, procurement):
         "training_lower_bound_days",
         lambda *, procurement, accelerator_key, gpu_count: 640.0 / gpu_count,
     )
+    at_decision_stage(procurement)
     return three_bids(procurement, org)
 
 
