@@ -11,16 +11,21 @@ from ..models.rfp import INSTRUCTIONS_MAX_CHARS
 DEADLINE_INPUT = "%Y-%m-%dT%H:%M"
 
 
-class RfpSettingsForm(forms.Form):
-    deadline = forms.DateTimeField(
+def deadline_field(help_text) -> forms.DateTimeField:
+    """The submission deadline as a local date-time input (settings and addenda)."""
+    return forms.DateTimeField(
         label=_("Submission deadline"),
         required=False,
         input_formats=[DEADLINE_INPUT, "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"],
         widget=forms.DateTimeInput(
             attrs={"type": "datetime-local"}, format=DEADLINE_INPUT
         ),
-        help_text=_("In your time zone; submissions after it are refused."),
+        help_text=help_text,
     )
+
+
+class RfpSettingsForm(forms.Form):
+    deadline = deadline_field(_("In your time zone; submissions after it are refused."))
     publish_weights = forms.BooleanField(
         label=_("Publish the evaluation weights"), required=False
     )
@@ -74,14 +79,8 @@ class AddendumForm(forms.Form):
         max_length=4000,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
-    deadline = forms.DateTimeField(
-        label=_("Submission deadline"),
-        required=False,
-        input_formats=[DEADLINE_INPUT, "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"],
-        widget=forms.DateTimeInput(
-            attrs={"type": "datetime-local"}, format=DEADLINE_INPUT
-        ),
-        help_text=_("Keep it or extend it; a published deadline is never shortened."),
+    deadline = deadline_field(
+        _("Keep it or extend it; a published deadline is never shortened.")
     )
     two_person_opening = forms.BooleanField(
         label=_("Two-person opening"), required=False
