@@ -59,10 +59,10 @@ def redact_for_vendors(question: RfpQuestion, answer: str) -> Redaction:
     if pattern is None:
         return Redaction(*texts, masked=[])
     masked = sorted({m.group(0) for t in texts for m in pattern.finditer(t)})
-    placeholder = _("[vendor]")
+    mask = _("[vendor]")  # what a vendor's name reads as
     return Redaction(
-        published_question=pattern.sub(placeholder, texts[0]),
-        answer=pattern.sub(placeholder, texts[1]),
+        published_question=pattern.sub(mask, texts[0]),
+        answer=pattern.sub(mask, texts[1]),
         masked=masked,
     )
 
