@@ -1,0 +1,30 @@
+"""Acceptance (验收): the plan's clauses, the tools' logs parsed and graded. Pure: no
+Django, no I/O; bytes and frozen dataclasses in, frozen dataclasses out."""
+
+from .detect import parse_log
+from .grading import grade_clause
+from .plan import build_clauses
+from .records import (
+    TOOLS,
+    AcceptanceInputs,
+    ClauseGrade,
+    ClauseSpec,
+    LogFormatError,
+    Measurement,
+    ParsedLog,
+    Verdict,
+)
+
+__all__ = [
+    "TOOLS",
+    "AcceptanceInputs",
+    "ClauseGrade",
+    "ClauseSpec",
+    "LogFormatError",
+    "Measurement",
+    "ParsedLog",
+    "Verdict",
+    "build_clauses",
+    "grade_clause",
+    "parse_log",
+]
