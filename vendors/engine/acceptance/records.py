@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-TOOLS = ("nccl", "dcgm", "hpl", "fio", "ib_write_bw", "hccl")
+TOOLS = ("nccl", "dcgm", "hpl", "fio", "ib_write_bw", "hccl", "mdtest")
+# mdtest was added after the contract's first version: the metadata clause is graded
+# with mdtest's rate table (IO500's metadata tool), fio having no create rate.
 
 
 class LogFormatError(ValueError):
@@ -58,6 +60,8 @@ class ClauseSpec:
     command: str  # the exact command line to run
     source: str  # citation of the threshold
     basis: str  # how the threshold was derived, English
+    gpus: int | None = None  # GPUs the log must show (None: not checked)
+    operation: str | None = None  # collective the log must be ("all_reduce", ...)
 
 
 @dataclass(frozen=True)
