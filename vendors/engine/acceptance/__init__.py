@@ -2,7 +2,7 @@
 Django, no I/O; bytes and frozen dataclasses in, frozen dataclasses out."""
 
 from .detect import parse_log
-from .grading import grade_clause
+from .grading import STRAGGLER_FRACTION, grade_clause, merge_logs
 from .plan import build_clauses
 from .records import (
     TOOLS,
@@ -16,6 +16,7 @@ from .records import (
 )
 
 __all__ = [
+    "STRAGGLER_FRACTION",
     "TOOLS",
     "AcceptanceInputs",
     "ClauseGrade",
@@ -26,5 +27,6 @@ __all__ = [
     "Verdict",
     "build_clauses",
     "grade_clause",
+    "merge_logs",
     "parse_log",
 ]
