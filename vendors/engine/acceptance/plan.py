@@ -165,6 +165,13 @@ def _collectives_nvidia(inputs: AcceptanceInputs) -> list[ClauseSpec]:
     )
     if n < 2:
         return found
+    return found + _fabric_nvidia(inputs, node_bw)
+
+
+def _fabric_nvidia(inputs: AcceptanceInputs, node_bw: float) -> list[ClauseSpec]:
+    """Cross-node all-reduce and all-to-all over the rails."""
+    g, n = inputs.gpus_per_node, inputs.nodes
+    found: list[ClauseSpec] = []
     rails = inputs.nics_per_node * inputs.nic_gbps
     if n == 2:
         ref = env.TWO_NODE_8RAIL_GBS * rails / (8 * 400.0)
