@@ -101,9 +101,12 @@ _AVAILABILITY = re.compile(
     r"|(\d{2,3}(?:\.\d+)?)\s*%\s*(?:的\s*)?(?:可用性|可用率|在线率|availability|uptime)",
     re.IGNORECASE,
 )
-# A serving throughput more than half again the sizing engine's figure for the
-# offered hardware is beyond what the engine's roofline model allows it.
-THROUGHPUT_MARGIN = 1.5
+# A serving throughput more than twice the sizing engine's figure for the offered
+# hardware (at the plan's concurrency and context) is beyond what its calibrated
+# roofline model allows; within twice, batching and kernels a vendor tunes can
+# account for the difference (1.5 flagged an honest 4,000 tokens/s against the
+# engine's 2,642 on the calibration half).
+THROUGHPUT_MARGIN = 2.0
 
 
 def detect_over_promising(
@@ -152,6 +155,47 @@ def detect_over_promising(
                 )
             )
         found.extend(_implausible_pue_claims(proposal_text))
+    found.extend(
+        _training_checks(
+            proposal_text, promised_training_days, training_days_lower_bound
+        )
+    )
+    found.extend(
+        figure_checks.delivery_below_floor(
+            proposal_text,
+            delivery_weeks=delivery_weeks,
+            gpu_count=gpu_count,
+            nodes=nodes,
+        )
+    )
+    found.extend(figure_checks.mfu_above_ceiling(proposal_text, MFU_CEILING, _MFU))
+    found.extend(
+        figure_checks.throughput_above_engine(
+            proposal_text,
+            promised_tokens_per_s=promised_tokens_per_s,
+            engine_tokens_per_s=engine_tokens_per_s,
+            margin=THROUGHPUT_MARGIN,
+        )
+    )
+    found.extend(
+        figure_checks.availability_above_ceiling(
+            proposal_text,
+            availability_pct=availability_pct,
+            ceiling_pct=AVAILABILITY_CEILING_PCT,
+            pattern=_AVAILABILITY,
+        )
+    )
+    return found
+
+
+def _training_checks(
+    proposal_text: str,
+    promised_training_days: float | None,
+    training_days_lower_bound: float | None,
+) -> list[Pitfall]:
+    """The promised training time (the field, else a sentence of the text) against
+    the sizing engine's physical lower bound."""
+    found: list[Pitfall] = []
     if (
         promised_training_days is not None
         and training_days_lower_bound is not None
@@ -181,31 +225,6 @@ def detect_over_promising(
                 ),
             )
         )
-    found.extend(
-        figure_checks.delivery_below_floor(
-            proposal_text,
-            delivery_weeks=delivery_weeks,
-            gpu_count=gpu_count,
-            nodes=nodes,
-        )
-    )
-    found.extend(figure_checks.mfu_above_ceiling(proposal_text, MFU_CEILING, _MFU))
-    found.extend(
-        figure_checks.throughput_above_engine(
-            proposal_text,
-            promised_tokens_per_s=promised_tokens_per_s,
-            engine_tokens_per_s=engine_tokens_per_s,
-            margin=THROUGHPUT_MARGIN,
-        )
-    )
-    found.extend(
-        figure_checks.availability_above_ceiling(
-            proposal_text,
-            availability_pct=availability_pct,
-            ceiling_pct=AVAILABILITY_CEILING_PCT,
-            pattern=_AVAILABILITY,
-        )
-    )
     return found
 
 
