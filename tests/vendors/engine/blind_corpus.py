@@ -35,6 +35,7 @@ from vendors.engine.detectors import (
     PitfallCode,
     ProcurementFacts,
     detect_all,
+    network_need_for,
 )
 
 CORPUS = Path(__file__).resolve().parent.parent / "blind_bids"
@@ -94,9 +95,10 @@ def accelerator_key(text: str) -> str | None:
 
 @functools.lru_cache(maxsize=32)
 def engine_figures(key: str | None, gpu_count: int) -> tuple[float | None, ...]:
-    """(training lower bound days, engine training days, engine serving tokens/s)."""
+    """(training lower bound days, engine training days, engine serving tokens/s,
+    dense BF16 peak TFLOPS per GPU)."""
     if key is None or gpu_count <= 0:
-        return (None, None, None)
+        return (None, None, None, None)
     catalog = load_catalog()
     acc = catalog.accelerators[key]
     training = workload_from_dict(
@@ -139,7 +141,7 @@ def engine_figures(key: str | None, gpu_count: int) -> tuple[float | None, ...]:
         )
     except SizingInputError:
         tokens = None
-    return (bound, days, tokens)
+    return (bound, days, tokens, peak)
 
 
 def _number(value):
@@ -178,9 +180,10 @@ def bid_facts(bid: dict) -> BidFacts:
 
 
 def procurement_facts(bid: dict) -> ProcurementFacts:
-    bound, days, tokens = engine_figures(
+    bound, days, tokens, peak = engine_figures(
         accelerator_key(bid.get("accelerator", "")), int(bid.get("gpu_count") or 0)
     )
+    plan_peak = load_catalog().accelerators["h200-sxm-141gb"].peak_tflops("bf16")
     return ProcurementFacts(
         workload_kind="training",
         model_names=("Llama-3.1-70B", "Qwen3-32B", "Qwen3-235B-A22B"),
@@ -191,6 +194,9 @@ def procurement_facts(bid: dict) -> ProcurementFacts:
         training_days_lower_bound=bound,
         engine_training_days=days,
         engine_tokens_per_s=tokens,
+        network_need_gbps_per_gpu=network_need_for(
+            NEEDS.network_gbps_per_gpu, plan_peak, peak
+        ),
         rfp_text=rfp_text(),
     )
 

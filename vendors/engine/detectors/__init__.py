@@ -38,6 +38,7 @@ from .findings import (
     Pitfall,
     PitfallCode,
     ProcurementFacts,
+    network_need_for,
 )
 from .gpu_only import detect_gpu_only
 from .over_promising import detect_over_promising
@@ -58,6 +59,7 @@ __all__ = [
     "ProcurementFacts",
     "WORKLOAD_KINDS",
     "detect_all",
+    "network_need_for",
     "detect_closed_ecosystem",
     "detect_gpu_only",
     "detect_over_promising",
@@ -80,6 +82,7 @@ def detect_all(
             scheduler=bid.scheduler,
             frameworks=bid.frameworks,
             proposal_text=bid.proposal_text,
+            network_need_gbps_per_gpu=context.network_need_gbps_per_gpu,
         ),
         *detect_over_promising(
             bid.proposal_text,

@@ -46,7 +46,7 @@ _LOCKS = {
     ),
     "expansion_terms": re.compile(
         r"(?:扩容|扩展|扩建|新增节点|新增\s*GPU|后续增加|expan\w+|additional (?:nodes|GPUs)"
-        r"|scale[- ]out)[^。；;\n]{0,30}?(?:须|需|必须|应|均需|must|requires?|shall)"
+        r"|scale[- ]out)[^。；;\n]{0,30}?(?<![不无])(?:须|需|必须|应|均需|must|requires?|shall)"
         r"[^。；;\n]{0,20}?(?:购买|采购|授权|许可|licen|订阅|我方平台|我司平台)",
         re.IGNORECASE,
     ),

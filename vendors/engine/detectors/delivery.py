@@ -97,5 +97,6 @@ def delivery_floor(
 
 
 def below_floor(delivery_weeks: float | None, floor: DeliveryFloor) -> bool:
-    """Whether a delivery (weeks, covering acceptance) is under the floor."""
-    return delivery_weeks is not None and delivery_weeks * 7 < floor.total_days
+    """Whether a bid's delivery field (weeks; vendors fill it with the servers'
+    arrival, 交货期) is under the arrival floor."""
+    return delivery_weeks is not None and 0 < delivery_weeks * 7 < floor.arrival_days

@@ -123,14 +123,20 @@ def delivery_below_floor(
     nodes: int | None,
 ) -> list[Pitfall]:
     """One finding when the delivery field or a delivery time in the text is below
-    the floor for the offered GPU count (`delivery.delivery_floor`)."""
+    the floor for the offered GPU count (`delivery.delivery_floor`).
+
+    The field (交货期, "delivery (weeks)") is held to the arrival floor: vendors fill
+    it with the arrival of the servers and schedule acceptance after it (calibration:
+    "交货期 3 周即指到货时间", acceptance in week 9). A time in the text is held to the
+    floor of what it names: acceptance, burn-in or go-live the whole floor, arrival
+    the supply time."""
     if not gpu_count:
         return []
     floor = delivery_floor(gpu_count, nodes=nodes)
     claims: list[tuple[float, float]] = []  # (offered days, the floor it is held to)
     evidence: list[str] = []
-    if delivery_weeks is not None and 0 < delivery_weeks * 7 < floor.total_days:
-        claims.append((delivery_weeks * 7, floor.total_days))
+    if delivery_weeks is not None and 0 < delivery_weeks * 7 < floor.arrival_days:
+        claims.append((delivery_weeks * 7, floor.arrival_days))
     for days, bound, sentence in _delivery_claims(text, floor):
         claims.append((days, bound))
         evidence.append(sentence)

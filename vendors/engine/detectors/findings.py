@@ -131,8 +131,25 @@ class ProcurementFacts:
     # (training days at the engine's calibrated MFU; serving output tokens/s)
     engine_training_days: float | None = None
     engine_tokens_per_s: float | None = None
+    # the scale-out network per GPU the bid's accelerator needs: the plan's figure x
+    # the offered GPU's dense peak / the plan GPU's (at most the plan's)
+    network_need_gbps_per_gpu: float | None = None
     # issue 24: the buyer's own published RFP text (template_proposal compares it)
     rfp_text: str = ""
+
+
+def network_need_for(
+    plan_gbps_per_gpu: float,
+    plan_peak_tflops: float | None,
+    offer_peak_tflops: float | None,
+) -> float | None:
+    """The plan's network per GPU scaled to the offered GPU's compute (at most the
+    plan's own); None when either peak is unknown."""
+    if not plan_peak_tflops or not offer_peak_tflops or plan_peak_tflops <= 0:
+        return None
+    return min(
+        plan_gbps_per_gpu, plan_gbps_per_gpu * offer_peak_tflops / plan_peak_tflops
+    )
 
 
 def pitfall(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from decimal import Decimal
 
 from vendors.engine.compliance import PlanNeeds
@@ -50,6 +51,7 @@ def detect_gpu_only(
     scheduler: str = "",
     frameworks: Sequence[str] = (),
     proposal_text: str = "",
+    network_need_gbps_per_gpu: float | None = None,
 ) -> list[Pitfall]:
     """Flag a bid that is a pile of GPU servers rather than a working cluster.
 
@@ -58,7 +60,11 @@ def detect_gpu_only(
     lines below half the floor cost of the plan's bill of materials at its scale
     (``plan_bom``: switches and links by count, storage by TB - a 12-node cluster needs
     one or two switches, not a fixed share of the GPU cost); and offered
-    network/storage below the plan's needs. Without a plan, GPU servers above
+    network/storage below the plan's needs - the network per GPU the offered GPU
+    needs (``network_need_gbps_per_gpu``, the caller's: the plan's figure scaled by the
+    offered GPU's compute, since the traffic to hide behind compute grows with it; a
+    910B at a third of an H200 is served by 200 Gb/s where the H200 plan asks 400).
+    Without a plan, GPU servers above
     ``gpu_share_limit`` of the one-off hardware cost (a heuristic) stand in. A training cluster needs one 400 Gb/s NIC per GPU and
     >= 1 GB/s per GPU storage read (hardware-facts.md section 6, items 8 and 10),
     which is why these lines matter. An open software stack (Slurm, Kubernetes,
@@ -87,6 +93,8 @@ def detect_gpu_only(
         )
     if needs is None:
         return found
+    if network_need_gbps_per_gpu is not None:
+        needs = replace(needs, network_gbps_per_gpu=network_need_gbps_per_gpu)
     found.extend(
         _plan_shortfalls(
             needs,

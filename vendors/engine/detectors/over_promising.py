@@ -247,6 +247,7 @@ def _absolute_promises(text: str) -> list[str]:
             and not is_sentence_hedged(text, match.start())
             and not _PURPOSE.search(clause_before(text, match.start()))
             and not _is_boilerplate(text, match)
+            and not _is_design_statement(text, match)
             and not _is_commitment(text, match)
         ):
             found.append((match.start(), _phrase(text, match)))
@@ -260,6 +261,26 @@ def _phrase(text: str, match: re.Match[str]) -> str:
 def _is_outcome(text: str, match: re.Match[str]) -> bool:
     around = clause_before(text, match.start()) + clause_after(text, match.end())
     return bool(_OUTCOME.search(around))
+
+
+# 保证 with no vendor as its subject is a design statement ("以轨道优化方式接入，保证无阻塞
+# 通信": the fabric ensures it), not the vendor's promise.
+_VENDOR_SUBJECT = re.compile(
+    r"我方|我司|我们|本公司|投标人|供应商|厂商|承诺|郑重|担保|\bwe\b|\bvendor\b"
+    r"|\bour\b|\bsupplier\b",
+    re.IGNORECASE,
+)
+
+
+def _is_design_statement(text: str, match: re.Match[str]) -> bool:
+    """A Chinese 保证 after a description in its sentence that names no vendor as the
+    one who promises."""
+    if not match.group(0).startswith("保证"):
+        return False
+    start, _ = sentence_span(text, match.start())
+    before = text[start : match.start()]
+    # at the head of its sentence the vendor is the implied subject ("保证训练成功")
+    return bool(before.strip()) and not _VENDOR_SUBJECT.search(before)
 
 
 def _is_boilerplate(text: str, match: re.Match[str]) -> bool:
