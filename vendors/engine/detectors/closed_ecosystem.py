@@ -51,6 +51,11 @@ _LOCKS = {
         re.IGNORECASE,
     ),
 }
+# A determiner just before the fact denies it: 无按卡授权费, 免收, "no per-GPU fee".
+_DENIED = re.compile(
+    r"(?:无|没有|不设|不存在|免收|免除|免|不收取|不含|\bno|\bwithout|\bzero)\s*$",
+    re.IGNORECASE,
+)
 _NO_FEE = re.compile(
     r"^\s*(?:无|没有|免费|不收取|不收费|0|0\.0+|none|no|n/?a|free|nil|-)\b"
     r"|^\s*(?:无|免费|不收取|不收费)",
@@ -142,8 +147,10 @@ def detect_closed_ecosystem(
 def _asserted(pattern: re.Pattern[str], text: str) -> list[str]:
     found = []
     for match in pattern.finditer(text):
-        if is_negated(text, match.start(), match.end()):
-            continue  # "不按卡收取授权费", "no per-GPU licence"
+        if is_negated(text, match.start(), match.end()) or _DENIED.search(
+            text[max(0, match.start() - 8) : match.start()]
+        ):
+            continue  # "不按卡收取授权费", "无按卡授权费", "no per-GPU licence"
         start, end = sentence_span(text, match.start())
         found.append(f"“{match.group(0).strip()}”: {' '.join(text[start:end].split())}")
     return found
