@@ -20,6 +20,7 @@ _ROOT = r"(?:root|超级用户|管理员|cluster[- ]admin|administrator|sudo)"
 _LOCKS = {
     "root_access": re.compile(
         rf"(?:不(?:提供|开放|开通|授予|交付)|无法(?:获得|提供)|不具备|无){_ROOT}"
+        rf"|不(?:向|对|给)[^。，,；;\n]{{0,8}}?(?:提供|开放|开通|授予)\s*{_ROOT}"
         rf"|{_ROOT}\s*(?:权限|账号|账户|access)?\s*(?:(?:由|归)(?:我方|我司|厂商|原厂)"
         r"(?:保留|持有|管理)|仅(?:限|由|对)|(?:不|暂不)(?:对|向)(?:用户|甲方|采购人)"
         r"|受限|有限|limited|withheld|(?:is|are) (?:not|retained)|reserved for)"
@@ -29,15 +30,15 @@ _LOCKS = {
     "job_submission": re.compile(
         r"(?:仅|只)(?:能|可|支持)?(?:通过|经由|使用|在)[^。；;，,\n]{0,24}?"
         r"(?:平台|门户|控制台|界面|客户端|portal|console|GUI|SDK|API)"
-        r"|(?:必须|须|统一|均需|均须)(?:通过|经由|使用)[^。；;，,\n]{0,24}?(?:平台|门户|控制台"
-        r"|界面|客户端)[^。；;，,\n]{0,8}?提交"
+        r"|(?:必须|须|统一|均需|均须|均|一律|全部|只能)(?:通过|经由|使用|在)[^。；;，,\n]{0,24}?"
+        r"(?:平台|门户|控制台|界面|客户端|SDK)[^。；;\n]{0,12}?提交"
         r"|\bonly (?:through|via|from|using) (?:the |our |its )?[\w-]*\s*"
         r"(?:platform|portal|console|GUI|SDK|API)",
         re.IGNORECASE,
     ),
     "licence_fee": re.compile(
-        r"(?:按|每)\s*(?:卡|GPU|张|节点|台|node|计算节点)[^。；;\n]{0,16}?(?:授权|许可|licen"
-        r"|订阅|年费|服务费|收费|计费)"
+        r"(?:按|每)\s*(?:每)?\s*(?:卡|GPU|张|节点|台|node|计算节点|纳管节点)[^。；;\n]{0,16}?"
+        r"(?:授权|许可|licen|订阅|年费|服务费|收费|收取|计费)"
         r"|(?:授权|许可|licen[cs]e|订阅|subscription)\s*(?:费|fees?)?[^。；;\n]{0,16}?"
         r"(?:元|CNY|RMB|¥|￥|\$)?\s*\d[\d,.]*\s*(?:元|万元|万)?\s*(?:/|每|per)\s*"
         r"(?:卡|GPU|张|节点|台|node|card)"

@@ -97,8 +97,6 @@ def _delivery_claims(text: str, floor: DeliveryFloor) -> list[tuple[float, float
     for match in _DURATION.finditer(text):
         before = clause_before(text, match.start())
         clause = before + match.group(0) + clause_after(text, match.end())
-        sentence_start, sentence_end = sentence_span(text, match.start())
-        sentence = text[sentence_start:sentence_end]
         if not _DELIVERY_WORDS.search(clause) or _RELATIVE.search(before):
             continue
         if _RELATIVE.search(clause) and not _ACCEPTANCE_WORDS.search(clause):
@@ -108,7 +106,7 @@ def _delivery_claims(text: str, floor: DeliveryFloor) -> list[tuple[float, float
         ):
             continue
         days = _days(_number(match.group(1)), match.group(2))
-        whole = _ACCEPTANCE_WORDS.search(clause) or _ACCEPTANCE_WORDS.search(sentence)
+        whole = _ACCEPTANCE_WORDS.search(clause)
         bound = floor.total_days if whole else floor.arrival_days
         if 0 < days < bound:
             claims.append((days, bound, _quote(text, match.start(), match.end())))

@@ -213,6 +213,8 @@ def _gpu_share_of_hardware(line_items: Sequence[LineItemFacts]) -> float:
             item.amount_cny
             for item in one_off
             if item.category in ("gpu_servers", "network", "storage")
+            or _covers(item, "network")
+            or _covers(item, "storage")
         ),
         Decimal(0),
     )

@@ -234,8 +234,10 @@ def _absolute_promises(text: str) -> list[str]:
     a remedy, no impossible claim in its sentence) is not one."""
     found: list[tuple[int, str]] = []
     for match in _ABSOLUTE.finditer(text):
-        if is_asserted(text, match.start(), match.end()) and not _is_boilerplate(
-            text, match
+        if (
+            is_asserted(text, match.start(), match.end())
+            and not is_sentence_hedged(text, match.start())
+            and not _is_boilerplate(text, match)
         ):
             found.append((match.start(), _phrase(text, match)))
     for match in _HUNDRED.finditer(text):

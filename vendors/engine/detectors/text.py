@@ -110,7 +110,8 @@ _SENTENCE_HEDGE = re.compile(
     r"|we will try|endeavou?r|best[- ]effort|strive|aim(?:s|ed)? (?:to|for))\b"
     r"|原则上|一般情况下|一般而言|通常情况下|通常|正常情况下|视情况|视具体情况|视现场"
     r"|视实际|根据实际情况|以实际为准|以实测为准|尽可能|尽量|尽力|力争|力求|争取|预计"
-    r"|预估|估算|参考值|仅供参考|不作为承诺|非承诺",
+    r"|预估|估算|参考值|仅供参考|不作为承诺|非承诺|为(?:服务|工作|质量|运维)?目标|作为目标"
+    r"|\bas (?:our|a|the) (?:goal|target|aim)\b",
     re.IGNORECASE,
 )
 _PARAGRAPH_BREAK = re.compile(
