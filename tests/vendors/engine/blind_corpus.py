@@ -69,13 +69,15 @@ _ACCELERATORS = (
 )
 
 
-def bids() -> list[dict]:
-    return [
+@functools.lru_cache(maxsize=1)
+def bids() -> tuple[dict, ...]:
+    return tuple(
         json.loads(path.read_text(encoding="utf-8"))
         for path in sorted(CORPUS.glob("bids/bid_*.json"))
-    ]
+    )
 
 
+@functools.lru_cache(maxsize=1)
 def rfp_text() -> str:
     path = CORPUS / "rfp_text.md"
     return path.read_text(encoding="utf-8") if path.exists() else ""
@@ -201,11 +203,17 @@ def procurement_facts(bid: dict) -> ProcurementFacts:
     )
 
 
+@functools.lru_cache(maxsize=128)
+def _run(bid_id: int) -> tuple[Pitfall, ...]:
+    bid = next(b for b in bids() if b["id"] == bid_id)
+    others = [b.get("proposal_text", "") for b in bids() if b["id"] != bid_id]
+    return tuple(detect_all(bid_facts(bid), procurement_facts(bid), others))
+
+
 def run(bid: dict) -> list[Pitfall]:
     """The detectors on one bid, against every other bid of the corpus (a comparison
     sees all the bids of its procurement, whichever half they are in)."""
-    others = [b.get("proposal_text", "") for b in bids() if b["id"] != bid["id"]]
-    return detect_all(bid_facts(bid), procurement_facts(bid), others)
+    return list(_run(bid["id"]))
 
 
 def raised(pitfalls: list[Pitfall]) -> dict[str, bool]:

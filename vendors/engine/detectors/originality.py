@@ -27,12 +27,13 @@ copy in view:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Sequence
 
 from .findings import FactCode, Pitfall, PitfallCode, fact, pitfall
-from .text import shingles, words_between
+from .text import _MEMO_MAX_CHARS, shingles, words_between
 
 _CODE = PitfallCode.TEMPLATE_PROPOSAL
 RFP_ECHO_LIMIT = 0.5
@@ -112,7 +113,19 @@ _TOKEN = re.compile(r"[\u3400-\u9fff]|[a-z0-9]+(?:[.][0-9]+)?", re.IGNORECASE)
 
 def token_grams(text: str, n: int = OWN_SHINGLE) -> frozenset[str]:
     """n-grams of tokens: a Chinese character or a Latin word is one token, so an
-    English text's n-grams are phrases, not fragments of common words."""
+    English text's n-grams are phrases, not fragments of common words. Memoised as
+    ``text.shingles`` is: every pair of bids reads every third bid's."""
+    if len(text) <= _MEMO_MAX_CHARS:
+        return _memo_token_grams(text, n)
+    return _token_grams(text, n)
+
+
+@functools.lru_cache(maxsize=256)
+def _memo_token_grams(text: str, n: int) -> frozenset[str]:
+    return _token_grams(text, n)
+
+
+def _token_grams(text: str, n: int) -> frozenset[str]:
     tokens = [t.lower() for t in _TOKEN.findall(text)]
     return frozenset(" ".join(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
 
