@@ -106,3 +106,24 @@ def test_xlsx_export_uses_the_readers_language_for_default_titles(
             ).active
         labels = [row[0].value for row in sheet.iter_rows()]
         assert title in labels, language
+
+
+def test_a_delivery_below_the_physical_floor_is_marked_and_never_best(
+    org, procurement, buyer
+):
+    """Issue 24: 1 week for 64 GPUs is below the 14-day supply floor, so it is not the
+    best cell; of the deliveries above the floor the shortest (3 weeks) is best."""
+    for name, weeks in (("Fast", 1), ("Steady", 3), ("Slow", 16)):
+        make_bid(procurement, make_vendor(org, name=name), delivery_weeks=weeks)
+    with translation.override("en"):
+        result = comparison.build_comparison(procurement=procurement, user=buyer)
+        groups = comparison.comparison_groups(result)
+    service = next(g for g in groups if g.code == "service")
+    row = next(r for r in service.rows if r.label == "Delivery (weeks)")
+    by_weeks = {c.value: c for c in row.cells}
+    assert by_weeks[1].css == "below-floor worst"
+    assert [d.text for d in by_weeks[1].detail] == [
+        "Below the physical floor for this GPU count"
+    ]
+    assert by_weeks[3].css == "best"
+    assert by_weeks[16].css == "worst"

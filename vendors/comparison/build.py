@@ -92,8 +92,12 @@ def _column(bid: Bid, around: _Surroundings, visibility: Visibility) -> Column:
     invalid = set(bid.invalid_fields)
     invalid |= {"quoted_total"} if quoted is None else set()
     invalid |= {"normalized_tco"} if tco is None else set()
+    offered_now = around.delivered.get(bid.pk)
     bid_facts = replace(
-        around.facts, training_days_lower_bound=around.training_bounds.get(bid.pk)
+        around.facts,
+        training_days_lower_bound=around.training_bounds.get(bid.pk),
+        engine_training_days=checks.engine_training_days(offered_now),
+        engine_tokens_per_s=checks.engine_tokens_per_s(offered_now),
     )
     others = [text for pk, text in around.proposal_texts.items() if pk != bid.pk]
     accelerator = around.accelerators.get(bid.accelerator)

@@ -26,6 +26,7 @@ from ..engine.detectors import (
 )
 from ..models import PROPOSAL_TEXT_MAX_CHARS, Bid
 from ..services import plan_facts
+from ..services.rfp_text import published_rfp_text
 from .labels import COMPLIANCE_ITEMS
 from .pricing import Line
 
@@ -113,6 +114,7 @@ def procurement_facts(
         data_tb=plan.data_tb,
         location=procurement.city,
         needs=needs,
+        rfp_text=published_rfp_text(procurement=procurement),
     )
 
 
@@ -129,10 +131,20 @@ def pitfalls_for(
     context: ProcurementFacts,
     others: list[str],
 ) -> list[Pitfall]:
+    """The detectors on one bid. Line items are read with their descriptions (a lump
+    sum that declares its scope covers those categories); ``lines`` is the priced
+    view the TCO uses, kept for a bid whose rows cannot be read."""
+    rows = [li for li in bid.line_items.all() if li.is_valid]
+    items = (
+        tuple(
+            LineItemFacts(li.category, li.amount, li.recurring, li.description)
+            for li in rows
+        )
+        if rows
+        else tuple(LineItemFacts(li.category, li.amount, li.recurring) for li in lines)
+    )
     facts = BidFacts(
-        line_items=tuple(
-            LineItemFacts(li.category, li.amount, li.recurring) for li in lines
-        ),
+        line_items=items,
         network_gbps_per_gpu=bid.checked("network_gbps_per_gpu"),
         storage_tb=bid.checked("storage_tb"),
         storage_read_gbs=bid.checked("storage_read_gbs"),
@@ -141,8 +153,38 @@ def pitfalls_for(
         promised_training_days=bid.checked("promised_training_days"),
         scheduler=bid.scheduler,
         frameworks=tuple(bid.checked("frameworks") or ()),
+        gpu_count=bid.checked("gpu_count"),
+        nodes=bid.checked("nodes"),
+        delivery_weeks=bid.checked("delivery_weeks"),
+        availability_pct=bid.checked("availability_pct"),
+        promised_tokens_per_s=bid.checked("promised_tokens_per_s"),
+        root_access=bid.root_access,
+        native_scheduler_access=bid.native_scheduler_access,
+        job_submission=bid.job_submission,
+        licence_fee=bid.licence_fee,
+        expansion_terms=bid.expansion_terms,
     )
     return detect_all(facts, context, others)
+
+
+def engine_tokens_per_s(delivered: dict | None) -> float | None:
+    """What the sizing engine says the bid's hardware serves (output tokens a second,
+    summed over the plan's serving workloads; None without one)."""
+    figures = [
+        w.get("tokens_per_second")
+        for w in (delivered or {}).get("workloads", [])
+        if w.get("kind") == "inference" and w.get("tokens_per_second")
+    ]
+    return float(sum(figures)) if figures else None
+
+
+def engine_training_days(delivered: dict | None) -> float | None:
+    days = [
+        w.get("training_days")
+        for w in (delivered or {}).get("workloads", [])
+        if w.get("kind") == "training" and w.get("training_days")
+    ]
+    return float(days[0]) if days else None
 
 
 def proposal_text(bid: Bid) -> str:

@@ -27,6 +27,18 @@ _SPECIFICS = {
 }
 
 
+_ACCESS_FIELDS = {
+    "root_access": lambda: _("Root / cluster-admin access"),
+    "native_scheduler_access": lambda: _("Native scheduler access"),
+}
+_ACCESS_VALUES = {
+    "no": lambda: _("no"),
+    "limited": lambda: _("limited"),
+    "wrapped": lambda: _("wrapped by the vendor's platform"),
+    "none": lambda: _("none"),
+}
+
+
 def _share(value: Any) -> str:
     try:
         return f"{float(value):.0%}"
@@ -39,6 +51,80 @@ def _with_unit(value: Any, unit: str) -> str:
 
 
 def _messages(p: Mapping[str, Any]) -> dict[str, Any]:
+    return {**_detector_messages(p), **_figure_messages(p)}
+
+
+def _figure_messages(p: Mapping[str, Any]) -> dict[str, Any]:
+    """The facts of issue 24: figures against their floors, access, originality."""
+    return {
+        "delivery_floor": lambda: (
+            _(
+                "Delivery in %(offered)s days; supply, installation, burn-in and "
+                "acceptance of %(gpus)s GPUs take at least %(floor)s days"
+            )
+            % {
+                "offered": figure(p.get("offered_days"), 1),
+                "gpus": p.get("gpu_count", ""),
+                "floor": figure(p.get("floor_days"), 1),
+            }
+        ),
+        "mfu_ceiling": lambda: (
+            _("MFU claimed: %(claimed)s; the best published: %(ceiling)s")
+            % {
+                "claimed": _share(p.get("claimed")),
+                "ceiling": f"{float(p.get('ceiling') or 0):.1%}",
+            }
+        ),
+        "throughput_ceiling": lambda: (
+            _(
+                "Promised %(promised)s tokens/s; the sizing engine gives "
+                "%(achievable)s tokens/s for this hardware"
+            )
+            % {
+                "promised": figure(p.get("promised"), 0),
+                "achievable": figure(p.get("achievable"), 0),
+            }
+        ),
+        "availability_ceiling": lambda: (
+            _("Availability promised: %(claimed)s %%; one site achieves %(ceiling)s %%")
+            % {
+                "claimed": figure(p.get("claimed_pct"), 3),
+                "ceiling": figure(p.get("ceiling_pct"), 3),
+            }
+        ),
+        "access": lambda: (
+            _("%(field)s: %(value)s")
+            % {
+                "field": _ACCESS_FIELDS.get(
+                    str(p.get("field")), lambda: str(p.get("field"))
+                )(),
+                "value": _ACCESS_VALUES.get(
+                    str(p.get("value")), lambda: str(p.get("value"))
+                )(),
+            }
+        ),
+        "rfp_echo": lambda: (
+            _("%(share)s of the text is the buyer's own RFP")
+            % {"share": _share(p.get("share"))}
+        ),
+        "no_design": lambda: _(
+            "No design of its own: parallelism, checkpoints, fabric, storage"
+        ),
+        "plan_bom": lambda: (
+            _(
+                "%(category)s lines: %(offered)s; the plan's %(basis)s costs at least %(floor)s"
+            )
+            % {
+                "category": category_label(str(p.get("category", ""))),
+                "offered": figure(p.get("offered_cny"), 0),
+                "basis": p.get("basis", ""),
+                "floor": figure(p.get("floor_cny"), 0),
+            }
+        ),
+    }
+
+
+def _detector_messages(p: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "gpu_share": lambda: (
             _("GPU servers: %(share)s of the one-off hardware cost")

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from clusterbuy.engine.numbers import money, number
 
+from ..engine.detectors import below_floor, delivery_floor
 from ..models import MONITORING_ITEMS, SUPPORT_CHANNELS
 from . import prescores
 from .budget import budget_row
@@ -237,6 +238,33 @@ def _figure_row(label: str, cols: list[Column], figure: str, **options) -> Row:
     )
 
 
+def _delivery_row(cols: list[Column]) -> Row:
+    """Delivery (weeks): shorter is better, but only above the physical floor for
+    the bid's GPU count (`detectors.delivery`): a delivery below it is marked, never
+    best (issue 24: 1 week for 96 GPUs is not the best cell, it is impossible)."""
+    weeks = [c.bid.checked("delivery_weeks") for c in cols]
+    below = [
+        w is not None
+        and bool(c.bid.checked("gpu_count"))
+        and below_floor(
+            w,
+            delivery_floor(c.bid.checked("gpu_count"), nodes=c.bid.checked("nodes")),
+        )
+        for w, c in zip(weeks, cols, strict=True)
+    ]
+    row = _numeric_row(
+        _("Delivery (weeks)"),
+        [None if low else w for w, low in zip(weeks, below, strict=True)],
+        higher=False,
+        invalid=_flags(cols, "delivery_weeks"),
+    )
+    for cell, w, low in zip(row.cells, weeks, below, strict=True):
+        if low:
+            cell.text, cell.value, cell.css = _one_decimal(w), w, "below-floor worst"
+            cell.detail = [Detail(_("Below the physical floor for this GPU count"))]
+    return row
+
+
 def _service_group(cols: list[Column]) -> Group:
     bids = [c.bid for c in cols]
     channels = [
@@ -273,7 +301,7 @@ def _service_group(cols: list[Column]) -> Group:
             higher=True,
             invalid=_flags(cols, "support_channels"),
         ),
-        _figure_row(_("Delivery (weeks)"), cols, "delivery_weeks", higher=False),
+        _delivery_row(cols),
         _numeric_row(
             _("Warranty (years)"),
             [None if w is None else float(w) for w in warranty],

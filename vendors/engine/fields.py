@@ -47,6 +47,11 @@ BID_FIELDS = (
     "team_scheduler_experience",
     "promised_training_days",
     "promised_tokens_per_s",
+    "root_access",
+    "native_scheduler_access",
+    "job_submission",
+    "licence_fee",
+    "expansion_terms",
     "proposal_text",
 )
 

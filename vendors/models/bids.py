@@ -48,6 +48,23 @@ class Scheduler(models.TextChoices):
     OTHER = "other", _("Other")
 
 
+class RootAccess(models.TextChoices):
+    """Root / cluster-admin access for the buyer's engineers (the RFP asks it)."""
+
+    YES = "yes", _("Yes, on every node and the scheduler")
+    LIMITED = "limited", _("Limited")
+    NO = "no", _("No")
+
+
+class SchedulerAccess(models.TextChoices):
+    """The native Slurm / Kubernetes interface: open to the buyer, wrapped by the
+    vendor's platform, or absent."""
+
+    OPEN = "open", _("Open (native commands)")
+    WRAPPED = "wrapped", _("Wrapped by the vendor's platform")
+    NONE = "none", _("None")
+
+
 class Cooling(models.TextChoices):
     AIR = "air", _("Air")
     LIQUID = "liquid", _("Liquid")
@@ -207,6 +224,28 @@ class Bid(models.Model):
             "Output tokens a second the vendor promises for the inference load"
         ),
     )
+    # access and licence facts, asked as questions in the RFP (issue 24)
+    root_access = models.CharField(
+        _("root / cluster-admin access"),
+        max_length=10,
+        choices=RootAccess.choices,
+        blank=True,
+    )
+    native_scheduler_access = models.CharField(
+        _("native scheduler access"),
+        max_length=10,
+        choices=SchedulerAccess.choices,
+        blank=True,
+    )
+    job_submission = models.CharField(
+        _("how jobs are submitted"), max_length=500, blank=True
+    )
+    licence_fee = models.CharField(
+        _("licence fee (per GPU / per node / none, with amount)"),
+        max_length=500,
+        blank=True,
+    )
+    expansion_terms = models.CharField(_("expansion terms"), max_length=500, blank=True)
     proposal_text = models.TextField(
         _("proposal text"), blank=True, **text_limit(PROPOSAL_TEXT_MAX_CHARS)
     )

@@ -82,10 +82,11 @@ PITFALL_QUESTIONS: tuple[tuple[str, str], ...] = (
     (
         PitfallCode.OVER_PROMISING.value,
         _(
-            "For every performance promise (training time, throughput, availability) "
-            "give the evidence: a measured case, a benchmark we can reproduce or a "
-            "demo. A promise without evidence, or faster than physics allows, counts "
-            "against the bid."
+            "For every performance promise (training time, MFU, throughput, "
+            "availability, delivery and acceptance time) give the calculation and "
+            "the evidence: a measured case, a benchmark we can reproduce or a demo. "
+            "A promise faster than physics allows counts against the bid, whatever "
+            "penalty comes with it."
         ),
     ),
     (
@@ -98,9 +99,12 @@ PITFALL_QUESTIONS: tuple[tuple[str, str], ...] = (
     (
         PitfallCode.CLOSED_ECOSYSTEM.value,
         _(
-            "Which open cluster software (Slurm, Kubernetes) and frameworks does your "
-            "offer support? Is any tool closed-only, and can we run the cluster "
-            "without it?"
+            "Answer each in the bid's fields: do our engineers get root / "
+            "cluster-admin access to every node and the scheduler (yes, limited, "
+            "no)? Is the native Slurm or Kubernetes interface open to us, wrapped by "
+            "your platform, or absent? How are jobs submitted? Is there a licence "
+            "fee per GPU or per node (amount)? Does expanding the cluster require "
+            'your licence? "Compatible with Slurm" is not Slurm.'
         ),
     ),
     (

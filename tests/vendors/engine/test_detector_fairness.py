@@ -309,7 +309,15 @@ def test_negated_hedged_or_neutral_wording_is_not_over_promising(text):
         (
             "We guarantee 99.9% availability. The team is based in Hangzhou. Service "
             "credits apply.",
-            True,  # the remedy is two sentences away
+            # Re-labelled in issue 24 (was True: "the remedy is two sentences
+            # away"): a remedy anywhere in the guarantee's paragraph backs it, as a
+            # contract's SLA clause and its 违约责任 clause do.
+            False,
+        ),
+        (
+            "We guarantee 99.9% availability.\n\nThe team is based in Hangzhou."
+            "\n\nService credits apply to response times.",
+            True,  # the remedy is in another paragraph
         ),
     ],
 )

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .closed_ecosystem import detect_closed_ecosystem
+from .delivery import DeliveryFloor, below_floor, delivery_floor
 from .findings import (
     EVIDENCE_KINDS,
     WORKLOAD_KINDS,
@@ -37,6 +38,7 @@ from .findings import (
     Pitfall,
     PitfallCode,
     ProcurementFacts,
+    network_need_for,
 )
 from .gpu_only import detect_gpu_only
 from .over_promising import detect_over_promising
@@ -45,6 +47,9 @@ from .text import text_similarity
 
 __all__ = [
     "BidFacts",
+    "DeliveryFloor",
+    "below_floor",
+    "delivery_floor",
     "EVIDENCE_KINDS",
     "Fact",
     "FactCode",
@@ -54,6 +59,7 @@ __all__ = [
     "ProcurementFacts",
     "WORKLOAD_KINDS",
     "detect_all",
+    "network_need_for",
     "detect_closed_ecosystem",
     "detect_gpu_only",
     "detect_over_promising",
@@ -76,12 +82,19 @@ def detect_all(
             scheduler=bid.scheduler,
             frameworks=bid.frameworks,
             proposal_text=bid.proposal_text,
+            network_need_gbps_per_gpu=context.network_need_gbps_per_gpu,
         ),
         *detect_over_promising(
             bid.proposal_text,
             evidence_kinds=bid.evidence_kinds,
             promised_training_days=bid.promised_training_days,
             training_days_lower_bound=context.training_days_lower_bound,
+            delivery_weeks=bid.delivery_weeks,
+            gpu_count=bid.gpu_count,
+            nodes=bid.nodes,
+            availability_pct=bid.availability_pct,
+            promised_tokens_per_s=bid.promised_tokens_per_s,
+            engine_tokens_per_s=context.engine_tokens_per_s,
         ),
         *detect_template_proposal(
             bid.proposal_text,
@@ -91,6 +104,16 @@ def detect_all(
             data_tb=context.data_tb,
             location=context.location,
             other_texts=others,
+            rfp_text=context.rfp_text,
         ),
-        *detect_closed_ecosystem(bid.scheduler, bid.frameworks, bid.proposal_text),
+        *detect_closed_ecosystem(
+            bid.scheduler,
+            bid.frameworks,
+            bid.proposal_text,
+            root_access=bid.root_access,
+            native_scheduler_access=bid.native_scheduler_access,
+            job_submission=bid.job_submission,
+            licence_fee=bid.licence_fee,
+            expansion_terms=bid.expansion_terms,
+        ),
     ]

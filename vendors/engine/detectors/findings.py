@@ -36,6 +36,18 @@ class FactCode(StrEnum):
     LOWER_BOUND_DAYS = "lower_bound_days"  # days
     SCHEDULER = "scheduler"  # name: the bid's (non-open) scheduler
     FRAMEWORKS = "frameworks"  # names: the bid's frameworks, none of them open
+    # issue 24: figures held against their physical floor or ceiling
+    DELIVERY_FLOOR = "delivery_floor"  # offered_days, floor_days, gpu_count, nodes
+    MFU_CEILING = "mfu_ceiling"  # claimed (share), ceiling (share)
+    THROUGHPUT_CEILING = "throughput_ceiling"  # promised, achievable (tokens/s)
+    TRAINING_ESTIMATE = "training_estimate"  # promised_days, engine_days
+    AVAILABILITY_CEILING = "availability_ceiling"  # claimed_pct, ceiling_pct, basis
+    # issue 24: access and licence facts
+    ACCESS = "access"  # field, value: a structured answer that locks the buyer out
+    # issue 24: what the proposal copies and what it lacks
+    RFP_ECHO = "rfp_echo"  # share: of the proposal's 4-grams found in the RFP
+    NO_DESIGN = "no_design"  # covered: design topics addressed (of DESIGN_TOPICS)
+    PLAN_BOM = "plan_bom"  # category, offered_cny, floor_cny, basis
 
 
 @dataclass(frozen=True)
@@ -78,6 +90,7 @@ class LineItemFacts:
     category: str  # gpu_servers, network, storage, software, installation, ...
     amount_cny: Decimal
     recurring: bool = False
+    description: str = ""
 
 
 @dataclass(frozen=True)
@@ -91,6 +104,18 @@ class BidFacts:
     promised_training_days: float | None = None
     scheduler: str = ""
     frameworks: tuple[str, ...] = ()
+    # issue 24: the figures each checked against its physical floor or ceiling
+    gpu_count: int | None = None
+    nodes: int | None = None
+    delivery_weeks: float | None = None
+    availability_pct: float | None = None
+    promised_tokens_per_s: float | None = None
+    # issue 24: access and licence facts, as the RFP asks them ("" = not answered)
+    root_access: str = ""  # yes / no / limited
+    native_scheduler_access: str = ""  # open / wrapped / none
+    job_submission: str = ""
+    licence_fee: str = ""
+    expansion_terms: str = ""
 
 
 @dataclass(frozen=True)
@@ -102,6 +127,29 @@ class ProcurementFacts:
     location: str = ""  # city or site name
     needs: PlanNeeds | None = None
     training_days_lower_bound: float | None = None  # from the sizing engine
+    # issue 24, per bid: what the sizing engine says the bid's hardware achieves
+    # (training days at the engine's calibrated MFU; serving output tokens/s)
+    engine_training_days: float | None = None
+    engine_tokens_per_s: float | None = None
+    # the scale-out network per GPU the bid's accelerator needs: the plan's figure x
+    # the offered GPU's dense peak / the plan GPU's (at most the plan's)
+    network_need_gbps_per_gpu: float | None = None
+    # issue 24: the buyer's own published RFP text (template_proposal compares it)
+    rfp_text: str = ""
+
+
+def network_need_for(
+    plan_gbps_per_gpu: float,
+    plan_peak_tflops: float | None,
+    offer_peak_tflops: float | None,
+) -> float | None:
+    """The plan's network per GPU scaled to the offered GPU's compute (at most the
+    plan's own); None when either peak is unknown."""
+    if not plan_peak_tflops or not offer_peak_tflops or plan_peak_tflops <= 0:
+        return None
+    return min(
+        plan_gbps_per_gpu, plan_gbps_per_gpu * offer_peak_tflops / plan_peak_tflops
+    )
 
 
 def pitfall(

@@ -3,14 +3,37 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import replace
 from decimal import Decimal
 
 from vendors.engine.compliance import PlanNeeds
 
 from .findings import FactCode, LineItemFacts, Pitfall, PitfallCode, fact, pitfall
+from .plan_bom import FLOOR_SHARE, plan_bom
 from .stack import offered_stack
-from .text import format_figure
+from .text import format_figure, is_negated
+
+# A lump sum (服务包, a turnkey line) whose description states that it includes a
+# category covers that category (issue 24).
+_SCOPE = {
+    "network": re.compile(
+        r"网络|交换机|组网|网卡|线缆|光模块|InfiniBand|\bIB\b|RoCE|network|switch"
+        r"|fabric|cabl|optic",
+        re.IGNORECASE,
+    ),
+    "storage": re.compile(
+        r"存储|文件系统|storage|file ?system|GPFS|Lustre|\bPFS\b", re.IGNORECASE
+    ),
+    "software": re.compile(
+        r"软件|平台|调度|software|platform|scheduler|Slurm|Kubernetes", re.IGNORECASE
+    ),
+}
+_INCLUDES = re.compile(
+    r"含|包含|包括|涵盖|覆盖|内含|including|includes?|incl\.?|covers?|bundl",
+    re.IGNORECASE,
+)
 
 _SUPPORTING = {"network": "网络", "storage": "存储", "software": "软件"}
 _DEPLOYING = ("installation", "support", "training")
@@ -28,13 +51,21 @@ def detect_gpu_only(
     scheduler: str = "",
     frameworks: Sequence[str] = (),
     proposal_text: str = "",
+    network_need_gbps_per_gpu: float | None = None,
 ) -> list[Pitfall]:
     """Flag a bid that is a pile of GPU servers rather than a working cluster.
 
-    Findings: a network, storage or software category with no priced line; otherwise
-    GPU servers above ``gpu_share_limit`` of the one-off hardware cost (token network
-    and storage lines; a heuristic, tune per market); and offered network/storage
-    below the plan's needs. A training cluster needs one 400 Gb/s NIC per GPU and
+    Findings: a network, storage or software category with no priced line (a lump sum
+    whose description states it includes the category covers it); network or storage
+    lines below half the floor cost of the plan's bill of materials at its scale
+    (``plan_bom``: switches and links by count, storage by TB - a 12-node cluster needs
+    one or two switches, not a fixed share of the GPU cost); and offered
+    network/storage below the plan's needs - the network per GPU the offered GPU
+    needs (``network_need_gbps_per_gpu``, the caller's: the plan's figure scaled by the
+    offered GPU's compute, since the traffic to hide behind compute grows with it; a
+    910B at a third of an H200 is served by 200 Gb/s where the H200 plan asks 400).
+    Without a plan, GPU servers above
+    ``gpu_share_limit`` of the one-off hardware cost (a heuristic) stand in. A training cluster needs one 400 Gb/s NIC per GPU and
     >= 1 GB/s per GPU storage read (hardware-facts.md section 6, items 8 and 10),
     which is why these lines matter. An open software stack (Slurm, Kubernetes,
     Prometheus...; ``stack``) is the bid's software without a paid licence line when
@@ -46,8 +77,10 @@ def detect_gpu_only(
         line_items, scheduler=scheduler, frameworks=frameworks, text=proposal_text
     )
     found = _missing_supporting_lines(line_items, open_stack=open_stack)
+    if needs is not None:
+        found.extend(_below_plan_bom(line_items, needs))
     share = _gpu_share_of_hardware(line_items)
-    if not found and share > gpu_share_limit:
+    if needs is None and not found and share > gpu_share_limit:
         found.append(
             pitfall(
                 _CODE,
@@ -60,6 +93,8 @@ def detect_gpu_only(
         )
     if needs is None:
         return found
+    if network_need_gbps_per_gpu is not None:
+        needs = replace(needs, network_gbps_per_gpu=network_need_gbps_per_gpu)
     found.extend(
         _plan_shortfalls(
             needs,
@@ -91,9 +126,7 @@ def _missing_supporting_lines(
 ) -> list[Pitfall]:
     """One finding per supporting category with no priced line, when GPUs are priced;
     software is covered by an open stack."""
-    totals: dict[str, Decimal] = {}
-    for item in line_items:
-        totals[item.category] = totals.get(item.category, Decimal(0)) + item.amount_cny
+    totals = _category_totals(line_items)
     if totals.get("gpu_servers", Decimal(0)) <= 0:
         return []
     return [
@@ -110,6 +143,68 @@ def _missing_supporting_lines(
     ]
 
 
+def _covers(item: LineItemFacts, category: str) -> bool:
+    """A line of another category whose description states it includes ``category``
+    ("服务包，含网络、存储及安装")."""
+    text = item.description
+    for match in _SCOPE[category].finditer(text):
+        if not is_negated(text, match.start(), match.end()) and _INCLUDES.search(
+            text[: match.start()]
+        ):
+            return True
+    return False
+
+
+def _category_totals(line_items: Sequence[LineItemFacts]) -> dict[str, Decimal]:
+    """Priced amount per category; a lump sum with a declared scope counts for each
+    category it covers (so it is never missing), at its whole amount."""
+    totals: dict[str, Decimal] = {}
+    for item in line_items:
+        totals[item.category] = totals.get(item.category, Decimal(0)) + item.amount_cny
+        for category in _SCOPE:
+            if category != item.category and _covers(item, category):
+                totals[category] = totals.get(category, Decimal(0)) + item.amount_cny
+    return totals
+
+
+def _below_plan_bom(
+    line_items: Sequence[LineItemFacts], needs: PlanNeeds
+) -> list[Pitfall]:
+    """One finding per network/storage category priced, but below half the floor cost
+    of what the plan needs at its scale (``plan_bom``); a missing category is the
+    missing-line finding."""
+    bom = plan_bom(needs)
+    totals = _category_totals([i for i in line_items if not i.recurring])
+    found = []
+    for category, label_en, label_zh, floor in (
+        ("network", "network", "网络", bom.network_floor_cny),
+        ("storage", "storage", "存储", bom.storage_floor_cny),
+    ):
+        offered = totals.get(category, Decimal(0))
+        if floor <= 0 or offered <= 0 or offered >= floor * FLOOR_SHARE:
+            continue
+        found.append(
+            pitfall(
+                _CODE,
+                f"The {label_en} lines total {offered:,.0f}; what the plan needs "
+                f"({bom.basis(category)}) costs at least {floor:,.0f}.",
+                f"{label_zh}分项合计 {offered:,.0f}；方案所需（{bom.basis(category)}）"
+                f"的最低成本约 {floor:,.0f}。",
+                facts=(
+                    fact(
+                        FactCode.PLAN_BOM,
+                        category=category,
+                        offered_cny=offered,
+                        floor_cny=floor,
+                        basis=bom.basis(category),
+                    ),
+                ),
+                reads_prices=True,
+            )
+        )
+    return found
+
+
 def _gpu_share_of_hardware(line_items: Sequence[LineItemFacts]) -> float:
     """One-off GPU server cost over one-off GPU + network + storage cost (0 if none)."""
     one_off = [item for item in line_items if not item.recurring]
@@ -118,6 +213,8 @@ def _gpu_share_of_hardware(line_items: Sequence[LineItemFacts]) -> float:
             item.amount_cny
             for item in one_off
             if item.category in ("gpu_servers", "network", "storage")
+            or _covers(item, "network")
+            or _covers(item, "storage")
         ),
         Decimal(0),
     )

@@ -60,6 +60,26 @@ _NOT_YET = re.compile(
 _SUPPORT = re.compile(
     r"support|compatib|work with|run|integrat|支持|兼容|适配|对接|运行", re.IGNORECASE
 )
+# "兼容 Slurm 作业脚本", "compatible with Slurm job scripts": a platform that accepts
+# the other tool's script format is that platform, not the tool (issue 24).
+_COMPATIBLE = re.compile(r"兼容|compatib|类\s*$|like\s*$|-style\s*$|风格", re.I)
+_EMULATED_OBJECT = re.compile(
+    r"^\s*(?:的)?\s*(?:原生|标准)?\s*(?:作业)?(?:脚本|命令|指令|语法|格式|接口|API|习惯|风格"
+    r"|提交方式|用法)|^\s*(?:job )?(?:scripts?|commands?|syntax|format|interface|api"
+    r"|conventions?|style)\b|^\s*-?\s*(?:compatible|style|like)\b",
+    re.I,
+)
+
+
+def _emulated(text: str, start: int, end: int) -> bool:
+    """A mention that names the tool's scripts or commands as what the platform is
+    compatible with: the tool is emulated, not offered."""
+    return bool(_EMULATED_OBJECT.search(text[end : end + 16])) and bool(
+        _COMPATIBLE.search(clause_before(text, start))
+        or _COMPATIBLE.search(text[end : end + 16])
+    )
+
+
 _UNKNOWN_SCHEDULER = ("", "none", "n/a", "无", "-", "other", "unknown")
 
 
@@ -107,6 +127,7 @@ def offered_stack(
             is_hedged(proposal_text, start)
             or is_preceded_by(proposal_text, start, _NOT_AN_OFFER)
             or _NOT_YET.search(clause_after(proposal_text, end))
+            or _emulated(proposal_text, start, end)
         ):
             continue
         schedulers += [m.group(0) for m in _SCHEDULER_RE.finditer(mention.group(0))]

@@ -1,5 +1,6 @@
-"""``template_proposal``: boilerplate that ignores this procurement, or a near-copy of
-another bid's text."""
+"""``template_proposal``: boilerplate that ignores this procurement, the buyer's own RFP
+copied back, a near-copy of another bid's text, or a proposal with no design work of
+the vendor's own (issue 24)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import math
 import re
 from collections.abc import Sequence
 
+from . import originality
 from .findings import FactCode, Pitfall, PitfallCode, fact, pitfall
 from .text import shingles, text_similarity
 
@@ -53,10 +55,17 @@ def detect_template_proposal(
     min_addressed_share: float = 0.5,
     similarity_limit: float = 0.7,
     min_shingles: int = 30,
+    rfp_text: str = "",
 ) -> list[Pitfall]:
     """Flag boilerplate: fewer than ``min_addressed_share`` of this procurement's
-    specifics mentioned (workload kind, model, data volume, location), or character
-    4-gram Jaccard similarity above ``similarity_limit`` with another bid's text.
+    specifics mentioned (workload kind, model, data volume, location) by a text that
+    works out no design topic either (``originality.design_topics``: a hardware
+    section that designs the fabric for 12 nodes is not boilerplate because it does
+    not name the city); most of the text the buyer's own RFP (``originality.rfp_echo``);
+    character 4-gram Jaccard similarity above ``similarity_limit`` with another bid's
+    text, or a large share of text two bids share with no one else
+    (``originality.shared_own_text``); or a full proposal with no design work of its
+    own (``originality.no_design_work``).
 
     A specific the procurement does not state is not held against the bid. Model scale
     counts as addressed when a model name (punctuation aside: Llama-3-70B = Llama 3
@@ -73,13 +82,20 @@ def detect_template_proposal(
         location=location,
     )
     return [
-        *_unaddressed_specifics(checks, min_addressed_share=min_addressed_share),
+        *(
+            _unaddressed_specifics(checks, min_addressed_share=min_addressed_share)
+            if not originality.design_topics(proposal_text)
+            else []
+        ),
+        *originality.rfp_echo(proposal_text, rfp_text),
         *_copied_texts(
             proposal_text,
             other_texts,
             similarity_limit=similarity_limit,
             min_shingles=min_shingles,
+            rfp_text=rfp_text,
         ),
+        *originality.no_design_work(proposal_text),
     ]
 
 
@@ -152,8 +168,11 @@ def _copied_texts(
     *,
     similarity_limit: float,
     min_shingles: int,
+    rfp_text: str = "",
 ) -> list[Pitfall]:
-    """One finding per other bid whose text is too similar; short texts are skipped,
+    """One finding per other bid whose text is too similar - by the Jaccard of the
+    whole texts, or by ``originality.shared_own_text`` (what the two share that is
+    neither the RFP's wording nor common to the other bids) - short texts are skipped,
     since a few shared phrases would make them look alike."""
     if len(shingles(text, _SHINGLE_CHARS)) < min_shingles:
         return []
@@ -162,13 +181,15 @@ def _copied_texts(
         if len(shingles(other, _SHINGLE_CHARS)) < min_shingles:
             continue
         similarity = text_similarity(text, other)
-        if similarity > similarity_limit:
+        own = originality.shared_own_text(text, other, other_texts, rfp_text)
+        if similarity > similarity_limit or own >= originality.OWN_TEXT_LIMIT:
+            shown = max(similarity, own)
             found.append(
                 pitfall(
                     _CODE,
-                    f"The proposal text is {similarity:.0%} identical to another "
+                    f"The proposal text is {shown:.0%} identical to another "
                     f"bid's (other bid {index}).",
-                    f"方案文本与另一份投标（第 {index} 份）的相似度为 {similarity:.0%}。",
+                    f"方案文本与另一份投标（第 {index} 份）的相似度为 {shown:.0%}。",
                     facts=(
                         fact(
                             FactCode.SIMILAR_TEXT,

@@ -101,6 +101,22 @@ _HEDGE = re.compile(
     r"|力争|争取|目标|尽力|尽量|努力|力求|期望|希望|预期",
     re.IGNORECASE,
 )
+# Wording that makes a sentence a statement of practice, not a promise, wherever it
+# stands in the sentence (issue 24): "原则上 4 小时到场", "一般情况下…", "…视情况而定",
+# "in principle", "typically", "where possible".
+_SENTENCE_HEDGE = re.compile(
+    r"\b(?:in principle|generally|typically|usually|normally|where possible"
+    r"|as far as possible|subject to|depending on|estimated|approximately"
+    r"|we will try|endeavou?r|best[- ]effort|strive|aim(?:s|ed)? (?:to|for))\b"
+    r"|原则上|一般情况下|一般而言|通常情况下|通常|正常情况下|视情况|视具体情况|视现场"
+    r"|视实际|根据实际情况|以实际为准|以实测为准|尽可能|尽量|尽力|力争|力求|争取|预计"
+    r"|预估|估算|参考值|仅供参考|不作为承诺|非承诺|为(?:服务|工作|质量|运维)?目标|作为目标"
+    r"|\bas (?:our|a|the) (?:goal|target|aim)\b",
+    re.IGNORECASE,
+)
+_PARAGRAPH_BREAK = re.compile(
+    r"\n\s*\n|\n(?=\s*(?:[0-9一二三四五六七八九十]+[、.．)）]|[（(][0-9一二三四五六七八九十]+[)）]|[-•*#]))"
+)
 _NEGATED_AFTER_EN = re.compile(
     r"^\W*(?:[\w-]+\W+){0,3}?"
     r"(?:(?:(?:is|are|was|were|will|can|could|would|be)\s+(?:not|never)|cannot|can't"
@@ -211,3 +227,25 @@ def is_hedged(text: str, start: int) -> bool:
 def is_asserted(text: str, start: int, end: int) -> bool:
     """Neither negated nor hedged: the text says it."""
     return not is_negated(text, start, end) and not is_hedged(text, start)
+
+
+def is_sentence_hedged(text: str, position: int) -> bool:
+    """Whether the sentence holding ``position`` states practice or an estimate, not
+    a promise (原则上, 一般情况下, 视情况, 预计, "in principle", "typically"), or an
+    aim before it in its clause (``is_hedged``)."""
+    start, end = sentence_span(text, position)
+    return bool(_SENTENCE_HEDGE.search(text, start, end)) or is_hedged(text, position)
+
+
+def paragraph_span(text: str, position: int) -> tuple[int, int]:
+    """Start and end of the paragraph holding ``position``: cut at a blank line, or
+    at a line that starts a numbered or bulleted point (1、 (2) - •). A text without
+    such breaks is one paragraph."""
+    start, end = 0, len(text)
+    for match in _PARAGRAPH_BREAK.finditer(text):
+        if match.end() <= position:
+            start = match.end()
+        elif match.start() >= position:
+            end = match.start()
+            break
+    return start, end
