@@ -11,14 +11,21 @@ Pure engine, no Django. One concept a module:
 * ``mandatory``   - ★ requirements from the plan and the 符合性审查 of a bid.
 * ``restriction`` - criteria that would restrict suppliers (实施条例 第二十条).
 * ``collusion``   - collusion signals across bids, with evidence.
+* ``typos``       - misspellings of technical terms (a shared one is a signal).
 * ``ranking``     - the ranking per method with the regime's tie-break and candidates.
 """
 
 from __future__ import annotations
 
 from .articles import Article
-from .collusion import CollusionFacts, CollusionSignal, collusion_signals
-from .committee import CommitteeSeat, validate_committee
+from .collusion import (
+    SIMILAR_TEXT_THRESHOLD,
+    CollusionFacts,
+    CollusionSignal,
+    collusion_signals,
+    distinctive_similarity,
+)
+from .committee import CommitteeSeat, required_committee_size, validate_committee
 from .deductions import (
     Deduction,
     DeductionPolicy,
@@ -37,8 +44,19 @@ from .mandatory import (
 from .price import abnormally_low, capacity_price_scores, low_price_first_scores
 from .ranking import RankedEntry, lowest_price_ranking, rank
 from .restriction import CriterionText, restrictive_criteria
-from .rules import Method, Regime, RegimeRules, Subject, TieBreak, TooFewBids, rules_for
+from .rules import (
+    Method,
+    PriceBasis,
+    Regime,
+    RegimeRules,
+    ScoreChangeReason,
+    Subject,
+    TieBreak,
+    TooFewBids,
+    rules_for,
+)
 from .validation import (
+    RegimeInputError,
     RuleViolation,
     check_viability,
     validate_bond,
@@ -47,6 +65,12 @@ from .validation import (
 )
 
 __all__ = [
+    "SIMILAR_TEXT_THRESHOLD",
+    "PriceBasis",
+    "RegimeInputError",
+    "ScoreChangeReason",
+    "distinctive_similarity",
+    "required_committee_size",
     "Article",
     "CollusionFacts",
     "CollusionSignal",

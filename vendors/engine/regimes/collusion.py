@@ -36,6 +36,7 @@ from decimal import Decimal
 from itertools import combinations
 from typing import Literal
 
+from ..detectors.text import shingles
 from . import articles as law
 from .articles import Article
 from .typos import misspelt_terms
@@ -79,7 +80,6 @@ _GENERIC_AUTHORS = frozenset(
         "wps",
     }
 )
-_NON_TEXT = re.compile(r"[\W_]+", re.UNICODE)
 
 
 @dataclass(frozen=True)
@@ -171,9 +171,8 @@ def _identity_signals(facts: Sequence[CollusionFacts]) -> list[CollusionSignal]:
 
 
 def _shingles(text: str) -> frozenset[str]:
-    compact = _NON_TEXT.sub("", text.casefold())
-    n = SHINGLE_CHARS
-    return frozenset(compact[i : i + n] for i in range(len(compact) - n + 1))
+    # the detectors' shingles: case, whitespace and punctuation dropped, memoised
+    return shingles(text, SHINGLE_CHARS)
 
 
 def distinctive_similarity(

@@ -126,6 +126,7 @@ class RegimeRules:
     abnormally_low_article: Article | None
     collusion_articles: tuple[Article, ...]
     restriction_articles: tuple[Article, ...]
+    acceptance_article: Article | None  # 履约验收 and the 验收书
 
 
 def _per_subject(goods: str, services: str) -> Mapping[Subject, Decimal]:
@@ -174,6 +175,7 @@ COMMERCIAL = RegimeRules(
     abnormally_low_article=None,
     collusion_articles=(),
     restriction_articles=(),
+    acceptance_article=None,
 )
 
 GOV_PROCUREMENT = RegimeRules(
@@ -215,6 +217,7 @@ GOV_PROCUREMENT = RegimeRules(
     abnormally_low_article=law.ORDER87_60,
     collusion_articles=(law.ORDER87_37,),
     restriction_articles=(law.GPL_IMPL_20, law.ORDER87_17),
+    acceptance_article=law.GPL_IMPL_45,
 )
 
 TENDERING = RegimeRules(
@@ -254,6 +257,7 @@ TENDERING = RegimeRules(
     abnormally_low_article=law.TBL_IMPL_51,
     collusion_articles=(law.TBL_IMPL_40,),
     restriction_articles=(law.TBL_IMPL_32,),
+    acceptance_article=None,
 )
 
 _RULES = MappingProxyType(

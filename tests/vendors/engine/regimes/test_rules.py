@@ -184,3 +184,13 @@ def test_every_article_has_a_quote_and_a_source():
             assert art.quote_zh and art.source
             if art.primary:
                 assert art.source.startswith("LawRefBook/Laws: ")
+
+
+def test_required_committee_size_and_acceptance_article():
+    from vendors.engine.regimes import required_committee_size
+
+    assert required_committee_size(GOV, D(9_999_999), False) == 5
+    assert required_committee_size(GOV, D(10_000_000), False) == 7
+    assert required_committee_size(TENDER, D(40_000_000), True) == 5
+    assert required_committee_size(COMMERCIAL, D(40_000_000), True) == 0
+    assert GOV.acceptance_article.article == "第四十五条"  # 验收书, 实施条例
