@@ -23,7 +23,8 @@ Signals and their evidence:
   score at most 0.007 (0.032 with the RFP only). The threshold sits 0.08 below the
   reworded pair and 0.09 above the most similar honest pair in the worst case.
 * ``price_steps``: three or more bids whose prices rise by the same amount (to 1 CNY)
-  or the same ratio (to 0.01 %).
+  or the same ratio (to 0.0001 %); with 20 bids priced to the yuan over a 5 M CNY
+  spread, about 1 % of random tenders raise a false step signal (300 simulated, seed 1).
 """
 
 from __future__ import annotations
@@ -220,7 +221,7 @@ def _price_runs(prices: list[tuple[Decimal, str]]) -> list[list[tuple[Decimal, s
             continue
         for same in (
             lambda a, b, step=step: abs((b - a) - step) <= 1,
-            lambda a, b, ratio=ratio: abs(b / a - ratio) <= Decimal("0.0001"),
+            lambda a, b, ratio=ratio: abs(b / a - ratio) <= Decimal("0.000001"),
         ):
             run = [prices[i], prices[j]]
             for k in range(j + 1, len(prices)):
