@@ -252,7 +252,10 @@ def price_scores(
     China's government-procurement rule for composite scoring (MOF Order No. 87, 2017,
     art. 55, 低价优先法: 投标报价得分 = (评标基准价 / 投标报价) x 100, where 评标基准价
     is the lowest price among bids that meet the requirements). Callers pass TCO already
-    normalised to one basis (same horizon, same delivered capacity).
+    normalised to one basis (same horizon); this function does not normalise for
+    delivered capacity — ``regimes.price.capacity_price_scores`` scores cost per
+    delivered PFLOPS-day, and ``regimes.price.low_price_first_scores`` the statutory
+    formula on evaluated bid prices.
     """
     if not tco_cny:
         return {}
