@@ -52,11 +52,26 @@ from .engine import (
     inputs_from_dict,
     inputs_to_dict,
 )
+from .engine.bid_power import BidPower, catalogue_power_kw, power_for_tco
+from .engine.bill_of_materials import ClusterScale
 from .engine.currency import convert_money  # also the vendors app's CNY/USD rule
 from .engine.normalise import BidLine, TcoNormalisation, normalise_tco
 from .models import RunStatus, TcoRun, TcoScenario, run_pdf_path
+from .price_book import cloud_prices_for, price_book
 
 logger = logging.getLogger(__name__)
+
+#: What the vendors app reads of a bid's TCO besides ``normalise_bid_tco``.
+__all__ = [
+    "BidLine",
+    "BidPower",
+    "ClusterScale",
+    "TcoNormalisation",
+    "catalogue_power_kw",
+    "cloud_prices_for",
+    "normalise_bid_tco",
+    "power_for_tco",
+]
 
 #: Hard time limit of the ``run_tco`` task (seconds); the soft limit is 30 s earlier.
 TASK_TIME_LIMIT_S = 300
@@ -120,6 +135,14 @@ def prefill_inputs(*, procurement: Procurement) -> dict:
     plan = sizing_plan(procurement=procurement)
     if not plan:
         return data
+    data.update(
+        cloud_prices_for(
+            accelerator=plan.accelerator,
+            region=procurement.region,
+            currency=currency,
+        )
+        or {}
+    )
     gpu_count = plan.gpu_count
     if gpu_count:
         data["gpu_count"] = int(gpu_count)
@@ -467,6 +490,7 @@ def normalise_bid_tco(
     on_prem: bool,
     plan_gpu_price: Decimal | None = None,
     plan_gpu_price_currency: str | None = None,
+    scale: ClusterScale | None = None,
 ) -> TcoNormalisation:
     """The bid's TCO over the horizon with what it omits filled in (engine.normalise).
 
@@ -474,7 +498,8 @@ def normalise_bid_tco(
     (default ``currency``), converted at the default fx_usd_cny like `prefill_inputs`
     (a pair with no conversion keeps the price as it is); it prices the GPU servers of
     a bid that has none. TcoInputError goes through when the bid's figures are not
-    valid TCO inputs.
+    valid TCO inputs. ``scale`` is the plan's design at the bid's GPU count (its
+    network, storage and installation are priced from it, engine.bill_of_materials).
     """
     gpu_price = plan_gpu_price
     if plan_gpu_price is not None:
@@ -494,4 +519,6 @@ def normalise_bid_tco(
         warranty_years=warranty_years,
         on_prem=on_prem,
         gpu_price=gpu_price,
+        price_book=price_book(),
+        scale=scale,
     )

@@ -25,10 +25,12 @@ from .bid_bounds import (  # isort: skip
 from .bids import (  # isort: skip
     Bid,
     BidAttachment,
+    LINE_TERM_MAX_YEAR,
     BidLineItem,
     BidQuerySet,
     Cooling,
     LineCategory,
+    line_terms_errors,
     Scheduler,
     attachment_path,
 )
@@ -79,6 +81,8 @@ __all__ = [
     "BidAttachment",
     "BidCorrection",
     "BidLineItem",
+    "LINE_TERM_MAX_YEAR",
+    "line_terms_errors",
     "BidQuerySet",
     "CaseStudy",
     "ChecklistCriterion",
