@@ -19,6 +19,7 @@ from .models import (
     CaseStudy,
     ChecklistTemplate,
     Decision,
+    LineCategory,
     Vendor,
     checklist_default,
 )
@@ -201,9 +202,28 @@ class BidForm(forms.ModelForm):
 
 
 class LineItemForm(forms.ModelForm):
+    scope = forms.MultipleChoiceField(
+        label=_("Also covers"),
+        choices=LineCategory.choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "Other categories this price includes (a service package with network, "
+            "storage and installation; installation in the server price): they are "
+            "not added again."
+        ),
+    )
+
     class Meta:
         model = BidLineItem
         fields = ["category", "description", "quantity", "unit_price", "recurring"]
+        fields += ["year_from", "year_to", "scope"]
+        help_texts = {
+            "year_from": _("The first contract year the line covers; empty: year 1."),
+            "year_to": _(
+                "The last contract year it covers; empty: the end of the horizon."
+            ),
+        }
 
 
 class UploadForm(forms.Form):

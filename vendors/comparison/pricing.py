@@ -81,11 +81,24 @@ def bid_lines(bid: Bid) -> list[Line]:
     ]
 
 
-def bid_power(bid: Bid) -> BidPower:
+def servers_for(bids) -> dict[str, dict | None]:
+    """The server of each offered accelerator, looked up once per accelerator."""
+    return {
+        key: server_facts(accelerator_key=key) for key in {b.accelerator for b in bids}
+    }
+
+
+def _server(bid: Bid, servers: dict | None) -> dict | None:
+    if servers is not None and bid.accelerator in servers:
+        return servers[bid.accelerator]
+    return server_facts(accelerator_key=bid.accelerator)
+
+
+def bid_power(bid: Bid, servers: dict | None = None) -> BidPower:
     """The power the bid is costed at: the catalogue's for its accelerator's server
     (identical hardware, identical power); its own claim is only checked."""
     gpu_count = bid.checked("gpu_count") or 0
-    server = server_facts(accelerator_key=bid.accelerator)
+    server = _server(bid, servers)
     catalogue_kw = (
         catalogue_power_kw(
             gpu_count=gpu_count,
@@ -102,9 +115,11 @@ def bid_power(bid: Bid) -> BidPower:
     )
 
 
-def cluster_scale(bid: Bid, plan: PlanSummary) -> ClusterScale:
+def cluster_scale(
+    bid: Bid, plan: PlanSummary, servers: dict | None = None
+) -> ClusterScale:
     """The plan's fabric and storage design counted at the bid's GPUs and server."""
-    server = server_facts(accelerator_key=bid.accelerator) or {}
+    server = _server(bid, servers) or {}
     per_node = server.get("gpus_per_node") or plan.gpus_per_node or 8
     return ClusterScale(
         gpu_count=bid.gpu_count,
@@ -128,6 +143,7 @@ def bid_tco(
     *,
     procurement: Procurement,
     plan: PlanSummary | None,
+    servers: dict | None = None,
 ) -> TcoNormalisation | None:
     """The bid's normalised TCO; None ("invalid") when a figure it reads is invalid,
     the TCO engine refuses the figures, or its total is no amount of money."""
@@ -136,7 +152,7 @@ def bid_tco(
     plan = plan or PlanSummary()
     price = plan.gpu_price
     plan_gpu_price = None if money(price) is None else Decimal(str(price))
-    power = bid_power(bid)
+    power = bid_power(bid, servers)
     try:
         tco = normalise_bid_tco(
             lines=lines,
@@ -144,7 +160,7 @@ def bid_tco(
             currency=procurement.currency,
             gpu_count=bid.gpu_count,
             it_power_kw=power.used_kw,
-            scale=cluster_scale(bid, plan),
+            scale=cluster_scale(bid, plan, servers),
             warranty_years=float(bid.warranty_years)
             if bid.warranty_years is not None
             else None,

@@ -369,6 +369,12 @@ class BidLineItem(models.Model):
         return self.quantity * self.unit_price
 
     @property
+    def scope_labels(self) -> list[str]:
+        """The categories of ``scope`` as the page names them."""
+        labels = dict(LineCategory.choices)
+        return [str(labels.get(code, code)) for code in self.scope or []]
+
+    @property
     def is_valid(self) -> bool:
         """Whether quantity and unit price pass their own fields (see `Bid.checked`)."""
         return all(
