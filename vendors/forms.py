@@ -9,17 +9,16 @@ from clusterbuy.forms import searchable
 from clusterbuy.services import ServiceError
 
 from .engine.fields import BID_FIELDS, CASE_STUDY_FIELDS, VENDOR_FIELDS
+from .line_item_forms import LineItemForm  # noqa: F401  (the bid page's form)
 from .models import (
     HOURS_MAX,
     MONITORING_ITEMS,
     SEVERITIES,
     SUPPORT_CHANNELS,
     Bid,
-    BidLineItem,
     CaseStudy,
     ChecklistTemplate,
     Decision,
-    LineCategory,
     Vendor,
     checklist_default,
 )
@@ -199,31 +198,6 @@ class BidForm(forms.ModelForm):
         for sev in SEVERITIES:
             data.pop(f"{sev}_hours", None)
         return data
-
-
-class LineItemForm(forms.ModelForm):
-    scope = forms.MultipleChoiceField(
-        label=_("Also covers"),
-        choices=LineCategory.choices,
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        help_text=_(
-            "Other categories this price includes (a service package with network, "
-            "storage and installation; installation in the server price): they are "
-            "not added again."
-        ),
-    )
-
-    class Meta:
-        model = BidLineItem
-        fields = ["category", "description", "quantity", "unit_price", "recurring"]
-        fields += ["year_from", "year_to", "scope"]
-        help_texts = {
-            "year_from": _("The first contract year the line covers; empty: year 1."),
-            "year_to": _(
-                "The last contract year it covers; empty: the end of the horizon."
-            ),
-        }
 
 
 class UploadForm(forms.Form):

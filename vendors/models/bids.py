@@ -279,6 +279,16 @@ class LineCategory(models.TextChoices):
 
 #: The last contract year a line item may name (far beyond any TCO horizon).
 LINE_TERM_MAX_YEAR = 30
+#: What the line-item form says of its scope and term fields.
+SCOPE_HELP = _(
+    "Other categories this price includes (a service package with network, "
+    "storage and installation; installation in the server price): they are "
+    "not added again."
+)
+TERM_HELP = {
+    "year_from": _("The first contract year the line covers; empty: year 1."),
+    "year_to": _("The last contract year it covers; empty: the end of the horizon."),
+}
 
 
 def line_terms_errors(
