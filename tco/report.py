@@ -318,6 +318,9 @@ def report_context(*, run: TcoRun, analysis: dict, lang: str) -> dict:
         "summary": _summary(result, simulation),
         "budget": run_budget(run, analysis),
         "options": _options(result, simulation),
+        # Data that must stay on-premises (procurement.data_sensitivity) makes the
+        # cloud no alternative: the options are shown for reference, caveated.
+        "cloud_excluded": procurement.requires_local_deployment,
         "assumptions": _assumptions(inputs, lang),
         "capex_lines": _capex_lines(inputs),
         "capex_total": money(result["capex_total"]),

@@ -42,6 +42,15 @@ from clusterbuy.services import ServiceError
 from sizing import services as sizing_services
 
 from . import claims, report, sources
+from .bid_costs import (  # noqa: F401  (what the vendors app reads of a bid's TCO)
+    BidLine,
+    BidPower,
+    ClusterScale,
+    TcoNormalisation,
+    catalogue_power_kw,
+    normalise_bid_tco,
+    power_for_tco,
+)
 from .engine import (
     ENGINE_VERSION,
     TcoInputError,
@@ -53,10 +62,11 @@ from .engine import (
     inputs_to_dict,
 )
 from .engine.currency import convert_money  # also the vendors app's CNY/USD rule
-from .engine.normalise import BidLine, TcoNormalisation, normalise_tco
 from .models import RunStatus, TcoRun, TcoScenario, run_pdf_path
+from .price_book import cloud_prices_for
 
 logger = logging.getLogger(__name__)
+
 
 #: Hard time limit of the ``run_tco`` task (seconds); the soft limit is 30 s earlier.
 TASK_TIME_LIMIT_S = 300
@@ -120,6 +130,14 @@ def prefill_inputs(*, procurement: Procurement) -> dict:
     plan = sizing_plan(procurement=procurement)
     if not plan:
         return data
+    data.update(
+        cloud_prices_for(
+            accelerator=plan.accelerator,
+            region=procurement.region,
+            currency=currency,
+        )
+        or {}
+    )
     gpu_count = plan.gpu_count
     if gpu_count:
         data["gpu_count"] = int(gpu_count)
@@ -454,44 +472,3 @@ def _analyse_and_store(*, run_id: int, token) -> TcoRun | None:
 
 
 # --- a vendor's bid as a TCO (read by the vendors comparison) ---------------------
-
-
-def normalise_bid_tco(
-    *,
-    lines: list[BidLine],
-    horizon_years: int,
-    currency: str,
-    gpu_count: int,
-    it_power_kw: float | None,
-    warranty_years: float | None,
-    on_prem: bool,
-    plan_gpu_price: Decimal | None = None,
-    plan_gpu_price_currency: str | None = None,
-) -> TcoNormalisation:
-    """The bid's TCO over the horizon with what it omits filled in (engine.normalise).
-
-    ``plan_gpu_price`` is the sizing plan's price per GPU in ``plan_gpu_price_currency``
-    (default ``currency``), converted at the default fx_usd_cny like `prefill_inputs`
-    (a pair with no conversion keeps the price as it is); it prices the GPU servers of
-    a bid that has none. TcoInputError goes through when the bid's figures are not
-    valid TCO inputs.
-    """
-    gpu_price = plan_gpu_price
-    if plan_gpu_price is not None:
-        source = plan_gpu_price_currency or currency
-        try:
-            gpu_price = convert_money(
-                plan_gpu_price, from_currency=source, to_currency=currency
-            )
-        except ValueError:
-            gpu_price = plan_gpu_price
-    return normalise_tco(
-        lines,
-        horizon_years=horizon_years,
-        currency=currency,
-        gpu_count=gpu_count,
-        it_power_kw=it_power_kw,
-        warranty_years=warranty_years,
-        on_prem=on_prem,
-        gpu_price=gpu_price,
-    )

@@ -30,10 +30,12 @@ from clusterbuy.services import ServiceError
 from sizing import services as sizing_services
 
 from .engine import TcoInputError
+from .engine.bill_of_materials import ClusterScale
 from .engine.currency import convert_money
 from .engine.normalise import normalise_tco
 from .labels import CAPEX_LABELS, breakdown_label
 from .models import ScenarioSource, TcoScenario
+from .price_book import cloud_prices_for, price_book
 
 #: Amounts closer than this are the same amount (a form shows floats as typed).
 SAME_AMOUNT = 0.005
@@ -107,6 +109,20 @@ def _plan_price(plan: sizing_services.PlanSummary, currency: str) -> Decimal:
         ) from None
 
 
+def plan_scale(plan) -> ClusterScale:
+    """The plan's own bill of materials inputs: its nodes, fabric and storage."""
+    return ClusterScale(
+        gpu_count=int(plan.gpu_count),
+        gpus_per_node=plan.gpus_per_node or 8,
+        nics_per_node=plan.nics_per_node,
+        nic_gbps=plan.nic_gbps or 400.0,
+        switch_radix=plan.switch_radix or 64,
+        rail_optimized=True if plan.rail_optimized is None else plan.rail_optimized,
+        storage_tb=plan.storage_tb,
+        storage_tier=plan.storage_tier,
+    )
+
+
 def seed_from_plan(*, procurement: Procurement, plan_id: int) -> ScenarioSeed:
     """The plan's scenario: its GPU count and IT power, GPU servers at the catalogue
     price, what the plan does not price filled in (see the module docstring)."""
@@ -129,10 +145,18 @@ def seed_from_plan(*, procurement: Procurement, plan_id: int) -> ScenarioSeed:
             warranty_years=None,
             on_prem=procurement.deployment_site != DeploymentSite.CLOUD,
             gpu_price=_plan_price(plan, currency),
+            price_book=price_book(),
+            scale=plan_scale(plan),
         )
     except TcoInputError as exc:
         raise ServiceError(error_sentence(exc), field="sizing_plan") from None
     inputs = dict(normalised.inputs)
+    inputs.update(
+        cloud_prices_for(
+            accelerator=plan.accelerator, region=procurement.region, currency=currency
+        )
+        or {}
+    )
     name = plan.accelerator_name or plan.accelerator or "GPU"
     inputs["capex"] = [
         {**line, "description": f"{gpu_count} x {name}"}

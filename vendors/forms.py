@@ -9,13 +9,13 @@ from clusterbuy.forms import searchable
 from clusterbuy.services import ServiceError
 
 from .engine.fields import BID_FIELDS, CASE_STUDY_FIELDS, VENDOR_FIELDS
+from .line_item_forms import LineItemForm  # noqa: F401  (the bid page's form)
 from .models import (
     HOURS_MAX,
     MONITORING_ITEMS,
     SEVERITIES,
     SUPPORT_CHANNELS,
     Bid,
-    BidLineItem,
     CaseStudy,
     ChecklistTemplate,
     Decision,
@@ -198,12 +198,6 @@ class BidForm(forms.ModelForm):
         for sev in SEVERITIES:
             data.pop(f"{sev}_hours", None)
         return data
-
-
-class LineItemForm(forms.ModelForm):
-    class Meta:
-        model = BidLineItem
-        fields = ["category", "description", "quantity", "unit_price", "recurring"]
 
 
 class UploadForm(forms.Form):

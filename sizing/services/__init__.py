@@ -18,6 +18,7 @@ from .catalog import (
     engine_catalog,
     ensure_catalog_loaded,
     load_reference_catalog,
+    server_facts,
 )
 from .delivered import (
     DeliveryBasis,
@@ -105,6 +106,7 @@ __all__ = [
     "requirement_for",
     "save_requirement",
     "save_requirement_and_plan",
+    "server_facts",
     "training_lower_bound_days",
     "update_workload",
 ]

@@ -184,3 +184,24 @@ def buyable_accelerators_for(*, procurement) -> AcceleratorQuerySet:
     ``region`` (export rules). The one rule other apps use for their accelerator
     choices (sizing's questionnaire does)."""
     return Accelerator.objects.available_in(procurement.region)
+
+
+def server_facts(*, accelerator_key: str) -> dict[str, Any] | None:
+    """The server an accelerator comes in, as the TCO costs a bid on it: GPUs and
+    compute NICs per node and its maximum power (the catalogue's, or derived from the
+    GPU TDP: ``sizing.engine.platform.server_for``). None: unknown accelerator."""
+    from ..engine.platform import server_for
+
+    catalog = engine_catalog()
+    acc = catalog.accelerators.get(accelerator_key or "")
+    if acc is None:
+        return None
+    server = server_for(acc, catalog)
+    return {
+        "server": server.key,
+        "gpus_per_node": server.gpus_per_node,
+        "node_max_kw": server.node_max_kw,
+        "nic_count": server.nic_count,
+        "nic_gbps": server.nic_gbps,
+        "source": server.source,
+    }

@@ -57,6 +57,14 @@ class PlanSummary:
     model_names: tuple[str, ...] = ()
     model_params_b: float | None = None
     data_tb: float | None = None
+    #: The fabric's bill of materials as the plan counted it (the TCO counts the same
+    #: design at a bid's scale): compute NICs per node, their speed, switch ports,
+    #: rail-optimised or not, and the parallel file system tier chosen.
+    nics_per_node: int | None = None
+    nic_gbps: float | None = None
+    switch_radix: int | None = None
+    rail_optimized: bool | None = None
+    storage_tier: str | None = None
 
     def as_dict(self) -> dict:
         """The summary as plain data (lists for the tuples), for a stored snapshot."""
@@ -145,7 +153,19 @@ def plan_summary(*, procurement: Procurement) -> PlanSummary | None:
         model_names=tuple(i.get("model_name") or i.get("name") for i in items),
         model_params_b=max(params) if params else None,
         data_tb=storage.get("dataset_tb"),
+        nics_per_node=interconnect.get("nics_per_node"),
+        nic_gbps=interconnect.get("nic_gbps"),
+        switch_radix=interconnect.get("switch_radix") or None,
+        rail_optimized=interconnect.get("rail_optimized"),
+        storage_tier=_parallel_fs_tier(storage),
     )
+
+
+def _parallel_fs_tier(storage: dict) -> str | None:
+    for tier in storage.get("tiers") or []:
+        if isinstance(tier, dict) and tier.get("tier") == "parallel_fs":
+            return tier.get("key")
+    return None
 
 
 def training_lower_bound_days(

@@ -375,10 +375,13 @@ INPUT_TABLE: tuple[InputSpec, ...] = (
         bounds=MONEY,
     ),
     InputSpec(
-        "cloud_spot_per_gpu_hour", "money", 19.81, "per GPU-hour", "cloud",
+        "cloud_spot_per_gpu_hour", "money", 14.86, "per GPU-hour", "cloud",
         "Cloud spot (per GPU-hour)", "云竞价价格（每 GPU 小时）",
-        "H100 spot typically 50-70 % below on-demand: 6.88 x 0.4 = 2.75 USD x 7.2",
-        "H100 竞价实例通常比按需价低 50-70 %：6.88 × 0.4 = 2.75 美元 × 7.2",
+        "H100 spot typically 50-70 % below on-demand: 70 % off, 6.88 x 0.3 = 2.06 USD "
+        "x 7.2, below the 3-year reserved price (interruptible capacity is never "
+        "dearer than a commitment)",
+        "H100 竞价实例通常比按需价低 50-70 %：按低 70 % 计，6.88 × 0.3 = 2.06 美元 × 7.2，"
+        "低于 3 年预留价格（可被中断的算力不会比承诺用量更贵）",
         "AWS Spot pricing page; deploybase/devopsbeast (2025-2026), low confidence",
         "AWS 竞价实例价格页；deploybase/devopsbeast（2025-2026），置信度低",
         bounds=MONEY,

@@ -12,13 +12,22 @@ and live with the caller (docs/methodology.md, Part C.3).
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
+from .bill_of_materials import (
+    BillOfMaterials,
+    ClusterScale,
+    PriceBook,
+    bill_of_materials,
+    facility_cost,
+    installation_cost,
+    network_cost,
+    storage_cost,
+)
 from .breakdown import CostItem, breakdown_total, money, operating_items
 from .cashflow import TcoResult, compute
-from .currency import convert_money
 from .inputs import DEFAULTS, IT_POWER_KW_PER_GPU, TcoInputs, inputs_from_dict
 
 # One-off line category -> TCO capex category.
@@ -34,14 +43,10 @@ ONE_OFF_CAPEX = {
     "other": "other",
 }
 
-# What ClusterBuy adds when a bid omits a category a complete purchase needs. Every
-# default names its source, or says it is a ClusterBuy assumption (docs/methodology.md,
-# Part C.3). Support and software use the TCO engine's own DEFAULTS.
-NETWORK_SHARE_OF_CLUSTER = 0.19  # Epoch AI CLUSTER_INTERCONNECT_COST_FRACTION (2024)
-STORAGE_SHARE_OF_GPU_SERVERS = 0.05  # ClusterBuy assumption
-FACILITY_USD_PER_W = 10.0  # reallm Constants.py (Barroso-style TCO), 2024
-FACILITY_LIFE_YEARS = 12  # same source: facility amortised over 12 years
-INSTALLATION_SHARE_OF_HARDWARE = 0.02  # ClusterBuy assumption
+# What ClusterBuy adds when a bid omits a category a complete purchase needs: the
+# plan's own bill of materials at the bid's scale, priced from the sourced price book
+# (bill_of_materials.py, tco/data/price_book.csv); support and failures from the TCO
+# engine's DEFAULTS, after what the warranty and the bid's support cover.
 
 #: The categories that can be filled in, in the order they are added.
 FILL_IN_CATEGORIES = (
@@ -52,6 +57,9 @@ FILL_IN_CATEGORIES = (
     "installation",
     "support",
 )
+#: Categories a line's scope may say it covers (a 服务包 "incl. network, storage and
+#: installation"; "installation included in the node price").
+SCOPE_CATEGORIES = frozenset(ONE_OFF_CAPEX) - {"other"}
 
 
 @dataclass(frozen=True)
@@ -59,6 +67,28 @@ class BidLine:
     category: str  # a bid line category (gpu_servers, network, ..., other)
     amount: Decimal  # qty x unit price (per year when recurring)
     recurring: bool
+    #: Other categories this line's price covers (a lump sum with a declared scope).
+    scope: tuple[str, ...] = ()
+    #: The contract years the line covers (1 = the first year), inclusive; None:
+    #: from year 1 / to the end of the horizon.
+    year_from: int | None = None
+    year_to: int | None = None
+
+    @property
+    def has_term(self) -> bool:
+        return self.year_from is not None or self.year_to is not None
+
+    def years(self, horizon_years: int) -> range:
+        """The horizon years (1-based) the line covers."""
+        start = max(1, self.year_from or 1)
+        end = min(horizon_years, self.year_to or horizon_years)
+        return range(start, end + 1)
+
+    def term_text(self, horizon_years: int) -> str:
+        years = self.years(horizon_years)
+        if not years:
+            return "outside the horizon"
+        return f"years {years.start}-{years.stop - 1}"
 
 
 @dataclass
@@ -71,13 +101,20 @@ class TcoNormalisation:
     #: The TCO engine's inputs the bid was mapped to: a scenario with exactly this
     #: TCO (``tco.sources``: a scenario started from the bid).
     inputs: dict[str, Any] = field(default_factory=dict)
+    #: The bill of materials the hidden costs were counted from.
+    bill_of_materials: dict[str, Any] = field(default_factory=dict)
+    #: The years from year 1 that the warranty and the bid's support cover: no
+    #: support is added and no failure is charged in them.
+    covered_years: float = 0.0
+    #: How the power was chosen (bid_power.BidPower), set by the caller.
+    power: Any = None
 
 
 @dataclass(frozen=True)
 class _CapexPiece:
     """One capex line of the normalised bid and where it comes from (a breakdown
-    item): a quoted one-off category, a quoted recurring fee over the horizon, or a
-    category ClusterBuy added."""
+    item): a quoted one-off category, a quoted recurring fee over the years it covers,
+    or a category ClusterBuy added."""
 
     capex_category: str
     amount: float
@@ -88,17 +125,27 @@ class _CapexPiece:
 
 @dataclass
 class _BidCosts:
-    """The bid's own prices as TCO capex pieces, its yearly support and software
-    fees, and what ClusterBuy filled in (hidden costs, in the order they were added)."""
+    """The bid's own prices as TCO capex pieces, its yearly software fees, the years
+    its support lines cover, and what ClusterBuy filled in (in the order added)."""
 
     pieces: list[_CapexPiece] = field(default_factory=list)
-    support_per_year: float = 0.0
     software_per_year: float = 0.0
+    support_years: set[int] = field(default_factory=set)
     hidden: list[dict] = field(default_factory=list)
 
     def total(self, capex_category: str) -> float:
         return sum(
             (p.amount for p in self.pieces if p.capex_category == capex_category), 0.0
+        )
+
+    def quoted(self, category: str) -> float:
+        return sum(
+            (
+                p.amount
+                for p in self.pieces
+                if p.category == category and p.code != "added"
+            ),
+            0.0,
         )
 
     @property
@@ -119,142 +166,139 @@ class _BidCosts:
             )
 
 
+def _covers_support(line: BidLine) -> bool:
+    return line.category == "support" or "support" in line.scope
+
+
+def _recurring_piece(line: BidLine, horizon_years: int) -> _CapexPiece:
+    """A yearly fee over the years it covers (its term, else the whole horizon)."""
+    amount = float(line.amount)
+    years = len(line.years(horizon_years))
+    basis = f"{amount:,.2f}/y x {years} y"
+    if line.has_term:
+        basis += f" ({line.term_text(horizon_years)})"
+    return _CapexPiece(
+        "other", amount * years, "quoted_recurring", line.category, basis
+    )
+
+
 def _bid_costs(lines: list[BidLine], horizon_years: int) -> _BidCosts:
-    """One capex piece per quoted one-off category and per recurring fee category
-    (other than support and software, which the engine runs as yearly costs)."""
+    """One capex piece per quoted one-off category, one per yearly fee (software
+    without a term is the engine's yearly software cost), and the support years."""
     costs = _BidCosts()
     one_off: defaultdict[str, float] = defaultdict(float)
-    per_year: defaultdict[str, float] = defaultdict(float)
-    counts: defaultdict[tuple[str, bool], int] = defaultdict(int)
+    counts: defaultdict[str, int] = defaultdict(int)
     for line in lines:
-        amount = float(line.amount)
-        counts[line.category, line.recurring] += 1
+        if _covers_support(line):
+            costs.support_years.update(line.years(horizon_years))
         if not line.recurring:
-            one_off[line.category] += amount
-        elif line.category == "support":
-            costs.support_per_year += amount
-        elif line.category == "software":
-            costs.software_per_year += amount
-        else:  # other recurring fees: their nominal total over the horizon
-            per_year[line.category] += amount
+            one_off[line.category] += float(line.amount)
+            counts[line.category] += 1
+        elif line.category == "software" and not line.has_term:
+            costs.software_per_year += float(line.amount)
+        else:
+            costs.pieces.append(_recurring_piece(line, horizon_years))
     for category, amount in one_off.items():
-        basis = f"{counts[category, False]} line(s)"
-        costs.pieces.append(
+        costs.pieces.insert(
+            len([p for p in costs.pieces if p.code == "quoted_one_off"]),
             _CapexPiece(
-                ONE_OFF_CAPEX[category], amount, "quoted_one_off", category, basis
-            )
-        )
-    for category, amount in per_year.items():
-        basis = f"{amount:,.2f}/y x {horizon_years} y"
-        costs.pieces.append(
-            _CapexPiece(
-                "other", amount * horizon_years, "quoted_recurring", category, basis
-            )
+                ONE_OFF_CAPEX[category],
+                amount,
+                "quoted_one_off",
+                category,
+                f"{counts[category]} line(s)",
+            ),
         )
     return costs
 
 
-def _facility(
-    *, gpu_count: int, it_power_kw: float | None, currency: str, horizon_years: int
-) -> tuple[float, str]:
-    """Facility capex for the horizon's share of its 12-year life, and its basis."""
-    power_kw = it_power_kw or max(1, gpu_count) * IT_POWER_KW_PER_GPU
-    years = min(horizon_years, FACILITY_LIFE_YEARS)
-    amount_usd = power_kw * 1000 * FACILITY_USD_PER_W * years / FACILITY_LIFE_YEARS
-    amount = convert_money(amount_usd, from_currency="USD", to_currency=currency)
-    fx = float(DEFAULTS["fx_usd_cny"].value)
-    fx_text = "" if currency == "USD" else f" x {fx:g} CNY/USD"
-    basis = f"{power_kw:,.1f} kW x 10 USD/W{fx_text} x {years}/{FACILITY_LIFE_YEARS}"
-    return amount, basis
+def covered_years(
+    warranty_years: float, support_years: set[int], horizon_years: int
+) -> float:
+    """Years from year 1 without a gap that the warranty or the bid's support cover."""
+    covered = max(0.0, warranty_years)
+    for year in range(1, horizon_years + 1):
+        if year in support_years and year - 1 <= covered:
+            covered = max(covered, float(year))
+    return min(float(horizon_years), covered)
+
+
+@dataclass(frozen=True)
+class _Basis:
+    """What the filled-in categories are counted and priced from."""
+
+    scale: ClusterScale
+    book: PriceBook
+    power_kw: float
+    currency: str
+    horizon_years: int
+    on_prem: bool
 
 
 def _fill_in_capex(
     costs: _BidCosts,
-    categories: set[str],
-    *,
-    gpu_count: int,
+    covered: set[str],
+    scoped: set[str],
+    basis: _Basis,
     gpu_price: Decimal | None,
-    it_power_kw: float | None,
-    currency: str,
-    horizon_years: int,
-    on_prem: bool,
-) -> None:
-    """Add the one-off categories the bid omits to its capex."""
-    if "gpu_servers" not in categories and gpu_price:
+) -> BillOfMaterials:
+    """Add the one-off categories the bid omits, from the plan's bill of materials."""
+    bom = bill_of_materials(basis.scale)
+    gpu_count = basis.scale.gpu_count
+    if "gpu_servers" not in covered and gpu_price:
         amount = float(gpu_price) * gpu_count
         costs.fill_in(
             "gpu_servers", "gpu_servers", amount, f"{gpu_price:,.0f} x {gpu_count}"
         )
-    gpu_capex = costs.total("gpu_servers")
-    if "network" not in categories:
-        share = NETWORK_SHARE_OF_CLUSTER / (1 - NETWORK_SHARE_OF_CLUSTER)
-        basis = f"{gpu_capex:,.0f} x 0.19 / 0.81"
-        costs.fill_in("network", "network", gpu_capex * share, basis)
-    if "storage" not in categories:
-        amount = gpu_capex * STORAGE_SHARE_OF_GPU_SERVERS
-        costs.fill_in("storage", "storage", amount, f"{gpu_capex:,.0f} x 5 %")
-    if "power_cooling" not in categories and on_prem:
-        amount, basis = _facility(
-            gpu_count=gpu_count,
-            it_power_kw=it_power_kw,
+    currency = basis.currency
+    if "network" not in covered:
+        item = network_cost(bom, basis.scale, basis.book, currency)
+        costs.fill_in("network", "network", item.amount, item.basis)
+    storage = storage_cost(bom, basis.book, currency)
+    if "storage" not in covered and storage is not None:
+        costs.fill_in("storage", "storage", storage.amount, storage.basis)
+    # One facility for every on-prem bid: a quoted power and cooling line counts
+    # towards it; only a lump sum whose scope names it covers it whole.
+    if "power_cooling" not in scoped and basis.on_prem:
+        item = facility_cost(
+            power_kw=basis.power_kw,
+            book=basis.book,
             currency=currency,
-            horizon_years=horizon_years,
+            horizon_years=basis.horizon_years,
         )
-        costs.fill_in("power_cooling", "facility", amount, basis)
-    if "installation" not in categories:
-        hardware = costs.hardware
-        amount = hardware * INSTALLATION_SHARE_OF_HARDWARE
-        costs.fill_in("installation", "installation", amount, f"{hardware:,.0f} x 2 %")
+        quoted = costs.quoted("power_cooling")
+        text = item.basis + (f" - {quoted:,.2f} quoted" if quoted else "")
+        costs.fill_in("power_cooling", "facility", item.amount - quoted, text)
+    if "installation" not in covered:
+        item = installation_cost(bom, basis.book, currency)
+        costs.fill_in("installation", "installation", item.amount, item.basis)
+    return bom
 
 
 def _engine_inputs(
     costs: _BidCosts,
-    categories: set[str],
     *,
     horizon_years: int,
     currency: str,
     gpu_count: int,
-    it_power_kw: float | None,
-    warranty_years: float | None,
-) -> tuple[dict[str, Any], bool]:
-    """The TCO engine's input dict for the bid, and whether ClusterBuy adds support.
-
-    Yearly support up to the hardware capex becomes the engine's support rate from
-    year one (no warranty); more than that is taken as the bid's nominal total. A bid
-    without any support line gets the engine default after its warranty.
-    """
-    hardware = costs.hardware
+    it_power_kw: float,
+    covered: float,
+) -> dict[str, Any]:
+    """The TCO engine's input dict for the bid. The bid's support is in its capex
+    pieces (the years each line covers); the engine adds its default support, and
+    charges failures, only after the years the warranty and that support cover."""
     data: dict[str, Any] = {
         "horizon_years": horizon_years,
         "currency": currency,
         "gpu_count": max(1, gpu_count),
         "software_per_year": costs.software_per_year,
+        "it_power_kw": it_power_kw,
+        "warranty_years": covered,
+        # The engine charges failures every year; a bid's warranty and support
+        # replace failed parts, so only the uncovered years carry them: the default
+        # rate x (horizon - covered) / horizon gives that nominal total.
+        "annual_failure_rate": failure_rate(covered, horizon_years),
     }
-    if it_power_kw:
-        data["it_power_kw"] = it_power_kw
-    support_added = False
-    if costs.support_per_year > 0:
-        if hardware > 0 and costs.support_per_year <= hardware:
-            data["support_rate"] = costs.support_per_year / hardware
-            data["warranty_years"] = 0
-        else:
-            data["support_rate"] = 0
-            basis = f"{costs.support_per_year:,.2f}/y x {horizon_years} y"
-            costs.pieces.append(
-                _CapexPiece(
-                    "other",
-                    costs.support_per_year * horizon_years,
-                    "quoted_recurring",
-                    "support",
-                    basis,
-                )
-            )
-    elif "support" not in categories:
-        support_added = True  # engine default: support_rate after the warranty
-        if warranty_years is not None:
-            data["warranty_years"] = float(warranty_years)
-    else:
-        data["support_rate"] = 0  # prepaid support, already in capex "other"
     data["capex"] = [
         {
             "category": piece.capex_category,
@@ -264,22 +308,28 @@ def _engine_inputs(
         for piece in costs.pieces
         if piece.amount > 0
     ]
-    return data, support_added
+    return data
 
 
-def _support_basis(costs: _BidCosts, data: dict, horizon_years: int) -> str:
-    warranty = data.get("warranty_years", DEFAULTS["warranty_years"].value)
-    years_paid = max(0.0, horizon_years - float(warranty))
+def failure_rate(covered: float, horizon_years: int) -> float:
+    """The engine's failure rate spread over the horizon so that failures are
+    charged for the uncovered years only (0 inside a 5-year warranty)."""
+    uncovered = max(0.0, horizon_years - covered)
+    return float(DEFAULTS["annual_failure_rate"].value) * uncovered / horizon_years
+
+
+def _support_basis(costs: _BidCosts, covered: float, horizon_years: int) -> str:
+    years_paid = max(0.0, horizon_years - covered)
     return (
         f"{costs.hardware:,.0f} x {DEFAULTS['support_rate'].value:.0%} x {years_paid:g}"
     )
 
 
 def _breakdown(
-    costs: _BidCosts, support_added: bool, inputs: TcoInputs, result: TcoResult
+    costs: _BidCosts, inputs: TcoInputs, result: TcoResult
 ) -> list[CostItem]:
     """The bid's items: its capex pieces, then the engine's operating costs and the
-    residual, support and software marked as the bid's when it quoted them yearly."""
+    residual; the engine's support is ClusterBuy's, its software the bid's."""
     items = [
         CostItem(
             piece.code,
@@ -293,14 +343,11 @@ def _breakdown(
     ]
     horizon = inputs.horizon_years
     for item in operating_items(inputs, result):
-        if item.code == "support" and support_added:
+        if item.code == "support":
             hidden = next(h for h in costs.hidden if h["category"] == "support")
             item = replace(
                 item, code="added", source="clusterbuy", basis=hidden["basis"]
             )
-        elif item.code == "support":
-            basis = f"{costs.support_per_year:,.2f}/y x {horizon} y"
-            item = replace(item, code="quoted_recurring", source="bid", basis=basis)
         elif item.code == "software":
             basis = f"{costs.software_per_year:,.2f}/y x {horizon} y"
             item = replace(item, code="quoted_recurring", source="bid", basis=basis)
@@ -308,6 +355,20 @@ def _breakdown(
             item = replace(item, source="default")
         items.append(item)
     return items
+
+
+def scoped_categories(lines: list[BidLine]) -> set[str]:
+    """The categories a line's declared scope names (not its own category)."""
+    return {c for line in lines for c in line.scope if c in SCOPE_CATEGORIES}
+
+
+def covered_categories(lines: list[BidLine]) -> set[str]:
+    """The categories the bid prices: its lines' own and those their scope names
+    (a 服务包 incl. network, storage, installation; installation in the node price)."""
+    covered = {line.category for line in lines}
+    for line in lines:
+        covered.update(c for c in line.scope if c in SCOPE_CATEGORIES)
+    return covered
 
 
 def normalise_tco(
@@ -319,48 +380,65 @@ def normalise_tco(
     it_power_kw: float | None,
     warranty_years: float | None,
     on_prem: bool,
+    price_book: PriceBook,
+    scale: ClusterScale | None = None,
     gpu_price: Decimal | None = None,
 ) -> TcoNormalisation:
     """Map a bid to TCO inputs, fill what it omits, and run the TCO engine.
 
-    ``gpu_price`` (per GPU, in ``currency``) prices GPU servers for a bid that has
-    none. Raises TcoInputError when the bid's figures are not valid TCO inputs. The
-    normalised TCO is the sum of the breakdown's items (each to the cent).
+    ``it_power_kw`` is the power the bid is costed at (`bid_power.power_for_tco`:
+    the catalogue's for the offered server); None: the GPU count x 10.2/8 kW.
+    ``scale`` is the plan's design at the bid's GPU count (None: 8 GPUs and 8 x 400G
+    NICs a node, 64-port switches, no storage need known). ``gpu_price`` (per GPU, in
+    ``currency``) prices GPU servers for a bid that has none. Raises TcoInputError
+    when the bid's figures are not valid TCO inputs. The normalised TCO is the sum
+    of the breakdown's items (each to the cent).
     """
     costs = _bid_costs(lines, horizon_years)
-    categories = {line.category for line in lines}
-    _fill_in_capex(
-        costs,
-        categories,
-        gpu_count=gpu_count,
-        gpu_price=gpu_price,
-        it_power_kw=it_power_kw,
-        currency=currency,
-        horizon_years=horizon_years,
-        on_prem=on_prem,
+    power_kw = it_power_kw or max(1, gpu_count) * IT_POWER_KW_PER_GPU
+    basis = _Basis(
+        scale or ClusterScale(gpu_count=gpu_count),
+        price_book,
+        power_kw,
+        currency,
+        horizon_years,
+        on_prem,
     )
-    data, support_added = _engine_inputs(
+    bom = _fill_in_capex(
+        costs, covered_categories(lines), scoped_categories(lines), basis, gpu_price
+    )
+    warranty = (
+        float(warranty_years)
+        if warranty_years is not None
+        else float(DEFAULTS["warranty_years"].value)
+    )
+    covered = covered_years(warranty, costs.support_years, horizon_years)
+    data = _engine_inputs(
         costs,
-        categories,
         horizon_years=horizon_years,
         currency=currency,
         gpu_count=gpu_count,
-        it_power_kw=it_power_kw,
-        warranty_years=warranty_years,
+        it_power_kw=power_kw,
+        covered=covered,
     )
     inputs = inputs_from_dict(data)
     result = compute(inputs)
     support_total = result.totals_by_category["support"]
-    support_added = support_added and money(support_total) != 0
-    if support_added:
+    if money(support_total) != 0:
         costs.hidden.append(
             {
                 "category": "support",
                 "amount": money(support_total),
-                "basis": _support_basis(costs, data, horizon_years),
+                "basis": _support_basis(costs, covered, horizon_years),
             }
         )
-    items = _breakdown(costs, support_added, inputs, result)
+    items = _breakdown(costs, inputs, result)
     return TcoNormalisation(
-        breakdown_total(items), costs.hidden, result.to_dict(), items, data
+        breakdown_total(items),
+        costs.hidden,
+        result.to_dict(),
+        items,
+        data,
+        asdict(bom),
+        covered,
     )

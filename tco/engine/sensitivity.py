@@ -1,13 +1,11 @@
 """One-at-a-time sensitivity (tornado) of the TCO to its uncertain inputs.
 
-Each parameter moves its own metric, because not every input moves the nominal total:
-- ``total_cost`` (on-prem, nominal) for prices, PUE, load factor, support, failures,
-  residual value and staff cost;
-- ``npv_cost`` for the discount rate (the nominal total does not depend on it);
-- ``cost_per_gpu_hour`` for utilization (it changes the useful hours, not the spend);
-- ``cloud_reserved_total`` for the cloud price (it changes the alternative, not the
-  on-prem cost).
-Rows are sorted by the relative swing (|high - low| / base) so mixed metrics compare.
+Every row moves one output, the on-prem cost per useful GPU-hour (total cost over
+the useful GPU-hours of the horizon), so the bars compare: prices, PUE, load,
+support, failures, residual and staff move it through the total cost, utilization
+through the useful hours. The discount rate (NPV only) and the cloud price (the
+alternative, not the on-prem cost) do not move it: their rows show no swing and sort
+last, instead of leading on a different output (issue 24).
 """
 
 from __future__ import annotations
@@ -16,6 +14,8 @@ from .cashflow import TcoResult, compute
 from .inputs import TcoInputs
 from .uncertainty import PARAMETERS, apply, base_value, resolve_ranges
 
+#: The one output every row of the tornado moves.
+METRIC = "cost_per_gpu_hour"
 METRICS: dict[str, str] = {
     "total_cost": "on-prem total cost, nominal",
     "npv_cost": "on-prem cost, net present value",
@@ -36,7 +36,7 @@ def sensitivity(inputs: TcoInputs, ranges: dict | None = None) -> list[dict]:
     base_result = compute(inputs)
     rows = []
     for name, rng in resolved.items():
-        metric = PARAMETERS[name].metric
+        metric = METRIC
         base = metric_value(base_result, metric)
         low_value = metric_value(compute(apply(inputs, name, rng["low"])), metric)
         high_value = metric_value(compute(apply(inputs, name, rng["high"])), metric)

@@ -2,8 +2,10 @@
 
 Each parameter is either a scenario field (ranges in that field's units) or a
 multiplier (``gpu_server_price`` scales the gpu_servers capex lines, ``cloud_price``
-scales all three cloud prices; ranges are factors around 1). Default ranges are
-+/-20 % of the scenario value, clipped to the field's valid domain.
+scales all three cloud prices; ranges are factors around 1). Each has its own default
+range, from the spread its source publishes, clipped to physical bounds (a PUE never
+below 1.05: the best hyperscale fleets run at about 1.09-1.10, Google; cost-figures.md),
+never a blanket +/-20 %.
 """
 
 from __future__ import annotations
@@ -14,34 +16,85 @@ from typing import Any
 
 from .inputs import CapexLine, TcoInputError, TcoInputs
 
+#: Where a parameter's source gives no spread: ClusterBuy assumption.
 DEFAULT_RELATIVE_RANGE = 0.20
+#: The lowest PUE a data centre reaches: Google's fleet ~1.09-1.10; immersion-cooled
+#: halls quote 1.02-1.03 but not for GPU clusters on air (cost-figures.md, PUE rows).
+PUE_FLOOR = 1.05
 
 
 @dataclass(frozen=True)
 class Parameter:
     name: str
     kind: str  # "field" or "factor"
-    metric: str  # the sensitivity metric (see sensitivity.METRICS)
+    metric: str  # kept for the stored shape: every row is on ``sensitivity.METRIC``
     low_bound: float
     high_bound: float
+    #: The default range: base x low_factor .. base x high_factor, or base + low_add
+    #: .. base + high_add where given (PUE), then clipped to the bounds.
+    low_factor: float = 1 - DEFAULT_RELATIVE_RANGE
+    high_factor: float = 1 + DEFAULT_RELATIVE_RANGE
+    low_add: float | None = None
+    high_add: float | None = None
+    source: str = "ClusterBuy assumption: +/-20 %"
 
+
+_METRIC = "cost_per_gpu_hour"
 
 PARAMETERS: dict[str, Parameter] = {
     p.name: p
     for p in (
-        Parameter("electricity_price_per_kwh", "field", "total_cost", 0.0, math.inf),
-        Parameter("pue", "field", "total_cost", 1.0, 5.0),
-        Parameter("load_factor", "field", "total_cost", 1e-9, 1.0),
-        Parameter("gpu_server_price", "factor", "total_cost", 0.0, math.inf),
-        Parameter("support_rate", "field", "total_cost", 0.0, 1.0),
-        Parameter("annual_failure_rate", "field", "total_cost", 0.0, 1.0),
-        Parameter("residual_value_rate", "field", "total_cost", 0.0, 1.0),
-        Parameter("staff_cost_per_fte_year", "field", "total_cost", 0.0, math.inf),
-        Parameter("utilization", "field", "cost_per_gpu_hour", 1e-9, 1.0),
+        Parameter(
+            "electricity_price_per_kwh", "field", _METRIC, 0.0, math.inf,
+            source="ClusterBuy assumption: provincial industrial tariffs +/-20 %",
+        ),
+        Parameter(
+            "pue", "field", _METRIC, PUE_FLOOR, 3.0, low_add=-0.15, high_add=0.26,
+            source="Google fleet ~1.10 (low); Uptime Institute 2024 industry "
+            "average 1.56 (high, 1.3 + 0.26); floor 1.05",
+        ),
+        Parameter(
+            "load_factor", "field", _METRIC, 0.05, 1.0,
+            low_factor=0.56 / 0.75, high_factor=1.0 / 0.75,
+            source="Epoch AI server_TDP_fraction 0.75, 90 % CI 0.56-1.0",
+        ),
+        Parameter(
+            "gpu_server_price", "factor", _METRIC, 0.0, math.inf,
+            low_factor=0.85, high_factor=1.15,
+            source="HGX H100 8-GPU 255,237 USD (2025-01) vs 296,644 (2024-03), "
+            "Epoch hardware prices: about +/-15 %",
+        ),
+        Parameter(
+            "support_rate", "field", _METRIC, 0.0, 1.0,
+            low_factor=0.8, high_factor=1.5,
+            source="Sesterce: support 8-15 % of hardware a year (0.10 x 0.8..1.5)",
+        ),
+        Parameter(
+            "annual_failure_rate", "field", _METRIC, 0.0, 1.0,
+            low_factor=2.5 / 4, high_factor=6 / 4,
+            source="GPU replacement 2.5-6 %/yr, central 4 % (cost-figures.md)",
+        ),
+        Parameter(
+            "residual_value_rate", "field", _METRIC, 0.0, 1.0,
+            low_factor=0.5, high_factor=2.0,
+            source="residual 20-40 % at end of service (v2-pseo, low confidence): "
+            "half to twice the 0.68^H default",
+        ),
+        Parameter(
+            "staff_cost_per_fte_year", "field", _METRIC, 0.0, math.inf,
+            low_factor=0.75, high_factor=1.25,
+            source="Sesterce staff ranges, e.g. SRE 150-250k USD: +/-25 %",
+        ),
+        Parameter("utilization", "field", _METRIC, 0.05, 1.0),
         Parameter("discount_rate", "field", "npv_cost", 0.0, 1.0),
-        Parameter("cloud_price", "factor", "cloud_reserved_total", 0.0, math.inf),
+        Parameter(
+            "cloud_price", "factor", "cloud_reserved_total", 0.0, math.inf,
+            low_factor=0.7, high_factor=1.3,
+            source="H100 rental 2.35-2.99 USD/h in 2024-26 and falling "
+            "(cost-figures.md): +/-30 %",
+        ),
     )
-}
+}  # fmt: skip
 
 
 def base_value(inputs: TcoInputs, name: str) -> float:
@@ -67,6 +120,16 @@ def apply(inputs: TcoInputs, name: str, value: float) -> TcoInputs:
             cloud_spot_per_gpu_hour=inputs.cloud_spot_per_gpu_hour * value,
         )
     return replace(inputs, **{name: value})
+
+
+def default_range(name: str, base: float) -> tuple[float, float]:
+    """The parameter's default (low, high) around ``base``, within its bounds."""
+    p = PARAMETERS[name]
+    if p.low_add is not None and p.high_add is not None:
+        low, high = base + p.low_add, base + p.high_add
+    else:
+        low, high = base * p.low_factor, base * p.high_factor
+    return _clip(name, low), _clip(name, high)
 
 
 def _clip(name: str, value: float) -> float:
@@ -125,8 +188,7 @@ def resolve_ranges(
                     params={"kind": "number", "low": p.low_bound, "high": p.high_bound},
                 )
         else:
-            low = _clip(name, base * (1 - DEFAULT_RELATIVE_RANGE))
-            high = _clip(name, base * (1 + DEFAULT_RELATIVE_RANGE))
-            mode = base
+            low, high = default_range(name, base)
+            mode = min(max(base, low), high)
         out[name] = {"low": low, "mode": mode, "high": high}
     return out

@@ -2,4 +2,4 @@
 (tests/tco/engine/test_golden.py, docs/architecture.md "Engine versions"): the major
 for a changed field of the result, the minor for a changed figure."""
 
-ENGINE_VERSION = "tco-1.1.0"
+ENGINE_VERSION = "tco-2.0.0"

@@ -40,7 +40,7 @@ def test_requesting_a_run_snapshots_inputs_and_enqueues_after_commit(
     assert sent == [([run.pk], "clusterbuy")]
     assert run.status == RunStatus.QUEUED
     assert run.inputs == scenario.inputs
-    assert run.engine_version == "tco-1.1.0"
+    assert run.engine_version == "tco-2.0.0"
     run.refresh_from_db()
     assert run.queue == "clusterbuy" and run.enqueued_at is not None
     assert not run.waits_for_queue and run.queue_notice == ""

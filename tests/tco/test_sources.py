@@ -13,7 +13,10 @@ from django.urls import reverse
 from clusterbuy.models import Procurement
 from tco import services
 from tco.engine import DEFAULTS
+from tco.engine.bill_of_materials import bill_of_materials, network_cost, storage_cost
 from tco.models import TcoRun, TcoScenario
+from tco.price_book import price_book
+from tco.sources import plan_scale
 from tests.vendors.blind_support import blind_sealed_bids
 from tests.vendors.test_support import line, make_bid, make_vendor
 
@@ -178,8 +181,9 @@ def test_a_derived_capex_follows_the_gpu_count_until_it_is_edited(
     scenario = bid_scenario
     assert scenario.capex_is_derived and scenario.inputs["gpu_count"] == 32
     before = _amounts(scenario)
-    # The facility fill-in: 40 kW x 10 USD/W x 7.2 x 5/12 = 1,200,000 (horizon 5).
-    assert before["facility"] == pytest.approx(1_200_000)
+    # The facility fill-in at the catalogue power of 32 x H100 (4 DGX H100 x 10.2 kW
+    # = 40.8 kW, not the bid's 40 kW claim): 40.8 x 10 USD/W x 7.2 x 5/12 = 1,224,000.
+    assert before["facility"] == pytest.approx(1_224_000)
     inputs = {**scenario.inputs, "gpu_count": 64}
     inputs.pop("user_fields")
     scenario = services.save_scenario(
@@ -191,7 +195,7 @@ def test_a_derived_capex_follows_the_gpu_count_until_it_is_edited(
     )
     assert scenario.capex_is_derived
     assert _amounts(scenario) == pytest.approx({k: 2 * v for k, v in before.items()})
-    assert scenario.inputs["it_power_kw"] == pytest.approx(80)
+    assert scenario.inputs["it_power_kw"] == pytest.approx(81.6)
     # Editing a capex amount overrides: the GPU count no longer moves it.
     edited = [dict(c) for c in scenario.inputs["capex"]]
     edited[0]["amount"] = 15_000_000
@@ -223,7 +227,7 @@ def test_the_form_recomputes_a_derived_capex_from_the_gpu_count(
         "name": scenario.name,
         "scenario_id": scenario.pk,
         "gpu_count": 96,
-        "it_power_kw": 40,
+        "it_power_kw": scenario.inputs["it_power_kw"],
         "action": "save",
         "capex-TOTAL_FORMS": len(scenario.inputs["capex"]),
         "capex-INITIAL_FORMS": 0,
@@ -291,9 +295,17 @@ def test_a_run_from_the_current_sizing_plan(
     assert procurement.currency == "CNY" and plan.gpu_price_currency == "USD"
     assert capex["gpu_servers"]["amount"] == pytest.approx(servers)
     assert capex["gpu_servers"]["description"].startswith(f"{gpus} x ")
-    # The fabric and storage the plan does not price: Epoch's 19 % and 5 %.
-    assert capex["network"]["amount"] == pytest.approx(servers * 0.19 / 0.81)
-    assert capex["storage"]["amount"] == pytest.approx(servers * 0.05)
+    # The fabric and storage the plan does not price: its own bill of materials
+    # priced from the price book (tco/data/price_book.csv), never a share of GPU capex.
+    book = price_book()
+    bom = bill_of_materials(plan_scale(plan))
+    network = network_cost(bom, plan_scale(plan), book, "CNY").amount
+    assert capex["network"]["amount"] == pytest.approx(network)
+    assert capex["network"]["amount"] != pytest.approx(servers * 0.19 / 0.81)
+    if plan.storage_tb:
+        assert capex["storage"]["amount"] == pytest.approx(
+            storage_cost(bom, book, "CNY").amount
+        )
     assert scenario.inputs["gpu_count"] == gpus
     assert scenario.inputs["it_power_kw"] == pytest.approx(plan.it_power_kw)
     stale = api_for(buyer).post(
@@ -323,7 +335,7 @@ def test_the_api_recomputes_a_derived_capex_from_the_gpu_count(
     assert _amounts(bid_scenario) == pytest.approx(
         {k: v / 2 for k, v in before.items()}
     )
-    assert response.json()["inputs"]["it_power_kw"] == pytest.approx(20)
+    assert response.json()["inputs"]["it_power_kw"] == pytest.approx(20.4)
     listed = api_for(buyer).get(f"/api/v1/procurements/{procurement.pk}/tco-scenarios/")
     row = listed.json()["results"][0]
     assert (row["source_kind"], row["capex_is_derived"]) == ("bid", True)

@@ -66,7 +66,11 @@ def test_comparison_json_shape_and_quoted_total(api_for, buyer, org, procurement
     # one-off: 16,000,000 + 1,200,000 + 800,000 + 150,000 + 400,000 + 50,000
     # = 18,600,000; recurring (100,000 software + 300,000 support) x 5 years = 2,000,000
     assert balanced["quoted_total"] == "20600000.00"
-    assert balanced["hidden_costs"] == []
+    # One facility for every on-prem bid (issue 24): 64 x H100 = 8 DGX H100 x 10.2
+    # kW = 81.6 kW x 10 USD/W x 7.2 x 5/12 = 2,448,000, less the 400,000 quoted.
+    assert balanced["hidden_costs"] == [
+        {"category": "power_cooling", "amount": "2048000.00"}
+    ]
     assert set(balanced["scores"]) >= {"architecture", "price", "weighted_total"}
     assert sorted(e["rank"] for e in data.values()) == [1, 2, 3]
     item = balanced["compliance"][0]
@@ -78,20 +82,16 @@ def test_gpu_only_quote_gets_hidden_costs_filled_in(api_for, buyer, org, procure
     gpu_only = entries(api_for(buyer), procurement)["GPU Box Ltd"]
     # 8 x 1,900,000 = 15,200,000 of GPU servers and nothing else.
     assert gpu_only["quoted_total"] == "15200000.00"
-    # network = 15.2M x 0.19/0.81; storage 5 % of GPU servers; facility 10 USD/W x
-    # 81.6 kW x 7.2 CNY/USD x 5/12 years = 816,000 x 7.2 x 5/12 = 2,448,000;
-    # installation 2 % of hardware (15.2M + network + storage); support 10 %/yr of
-    # hardware after the 3-year warranty = years 4 and 5.
-    hardware = Decimal("15200000") + Decimal("3565432.0988") + Decimal("760000")
+    # From the price book (tco/data/price_book.csv) at the bid's scale: 8 nodes x 8
+    # NICs = 64 ports, one 64-port switch: 64 x 562.5 USD x 7.2 + 64 links x 810 x
+    # 7.2 = 632,448; no storage need in the plan, none added; facility 81.6 kW (8 x
+    # DGX H100 10.2 kW) x 10 USD/W x 7.2 x 5/12 = 2,448,000; installation 8 nodes x
+    # 20,000; support 10 %/yr of hardware 15,832,448 in years 4-5.
     assert gpu_only["hidden_costs"] == [
-        {"category": "network", "amount": "3565432.10"},
-        {"category": "storage", "amount": "760000.00"},
+        {"category": "network", "amount": "632448.00"},
         {"category": "power_cooling", "amount": "2448000.00"},
-        {"category": "installation", "amount": "390508.64"},
-        {
-            "category": "support",
-            "amount": str((hardware * Decimal("0.2")).quantize(Decimal("0.01"))),
-        },
+        {"category": "installation", "amount": "160000.00"},
+        {"category": "support", "amount": "3166489.60"},
     ]
     assert Decimal(gpu_only["normalized_tco"]) > Decimal(gpu_only["quoted_total"])
 

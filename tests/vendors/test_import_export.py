@@ -118,7 +118,8 @@ def test_template_downloads(client):
     assert response.status_code == 200
     workbook = openpyxl.load_workbook(io.BytesIO(response.content))
     assert [c.value for c in workbook.active[1]] == [
-        "Category", "Description", "Quantity", "Unit price", "Recurring (per year)"
+        "Category", "Description", "Quantity", "Unit price", "Recurring (per year)",
+        "From year", "To year", "Also covers",
     ]  # fmt: skip
 
 

@@ -15,13 +15,25 @@ from tests.vendors.test_support import make_bid, make_vendor
 from vendors.engine.importing import parse_line_items
 from vendors.services.line_item_template import import_vocabulary
 
-ZH_HEADERS = ["类别", "描述", "数量", "单价", "按年计费"]
+ZH_HEADERS = [
+    "类别",
+    "描述",
+    "数量",
+    "单价",
+    "按年计费",
+    "起始年",
+    "截止年",
+    "同时包含",
+]
 EN_HEADERS = [
     "Category",
     "Description",
     "Quantity",
     "Unit price",
     "Recurring (per year)",
+    "From year",
+    "To year",
+    "Also covers",
 ]
 ZH_CATEGORIES = [
     "GPU 服务器", "网络", "存储", "软件", "安装调试", "技术支持", "供电与散热", "培训", "其他"
@@ -68,6 +80,9 @@ def test_the_chinese_template_has_chinese_headers_lists_and_instructions(client)
         16,
         2700000,
         "否",
+        None,
+        None,
+        "安装调试",  # installation included in the server price
     ]
     instructions = [
         [c for c in row if c is not None]

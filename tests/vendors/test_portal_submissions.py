@@ -52,6 +52,9 @@ def test_each_submit_adds_the_next_version_and_keeps_the_old_ones(invitation):
         "quantity": "8",
         "unit_price": "2000000",
         "recurring": False,
+        "year_from": None,  # the line's term and scope (issue 24), not in the sheet
+        "year_to": None,
+        "scope": [],
     }
     assert stored[0].fields["warranty_years"] == "3"
     assert stored[0].fields["response_hours"] == {"sev1": 1.0}

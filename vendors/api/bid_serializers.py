@@ -21,7 +21,9 @@ from ..models import (
     BidAttachment,
     BidLineItem,
     CaseStudy,
+    LineCategory,
     Vendor,
+    line_terms_errors,
 )
 from ..visibility import Visibility
 
@@ -30,11 +32,29 @@ class LineItemSerializer(serializers.ModelSerializer):
     """A line item in and out; digits and minimums come from the model fields."""
 
     amount = serializers.DecimalField(max_digits=28, decimal_places=2, read_only=True)
+    scope = serializers.ListField(
+        child=serializers.ChoiceField(choices=LineCategory.choices),
+        required=False,
+        max_length=len(LineCategory.choices),
+        help_text="other categories this line's price covers (a service package "
+        "incl. network, storage, installation): not added again in the TCO",
+    )
 
     class Meta:
         model = BidLineItem
         fields = ["id", "category", "description", "quantity", "unit_price"]
-        fields += ["recurring", "amount"]
+        fields += ["recurring", "year_from", "year_to", "scope", "amount"]
+
+    def validate(self, attrs):
+        errors = line_terms_errors(
+            year_from=attrs.get("year_from"),
+            year_to=attrs.get("year_to"),
+            scope=attrs.get("scope", []),
+            category=attrs.get("category", ""),
+        )
+        if errors:
+            raise serializers.ValidationError(errors)
+        return attrs
 
 
 class BidInputSerializer(serializers.ModelSerializer):

@@ -10,7 +10,7 @@ own queries, one training bound per distinct accelerator, and what each distinct
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from clusterbuy.models import Procurement
@@ -38,6 +38,8 @@ class _Surroundings:
     training_bounds: dict[int, float]
     proposal_texts: dict[int, str]
     delivered: dict[int, dict]
+    #: The server each offered accelerator comes in (pricing.server_for_bids).
+    servers: dict = field(default_factory=dict)
 
 
 def _surroundings(procurement: Procurement, bids: list[Bid]) -> _Surroundings:
@@ -56,6 +58,7 @@ def _surroundings(procurement: Procurement, bids: list[Bid]) -> _Surroundings:
         training_bounds=checks.training_bounds(procurement, bids),
         proposal_texts={b.pk: checks.proposal_text(b) for b in bids},
         delivered=delivered.delivered_by_bid(procurement, bids, plan, accelerators),
+        servers=pricing.servers_for(bids),
     )
 
 
@@ -87,7 +90,9 @@ def _column(bid: Bid, around: _Surroundings, visibility: Visibility) -> Column:
     procurement = around.procurement
     lines = pricing.bid_lines(bid)
     priced = lines if pricing.lines_are_valid(bid) else None
-    tco = pricing.bid_tco(bid, priced, procurement=procurement, plan=around.plan)
+    tco = pricing.bid_tco(
+        bid, priced, procurement=procurement, plan=around.plan, servers=around.servers
+    )
     quoted = pricing.quoted_total(priced, procurement.horizon_years)
     invalid = set(bid.invalid_fields)
     invalid |= {"quoted_total"} if quoted is None else set()

@@ -26,27 +26,32 @@ FILL_IN_SOURCES: dict[str, str] = {
         "GPU servers priced from the sizing plan: GPU price x GPU count."
     ),
     "network": gettext_noop(
-        "Interconnect is about 19 per cent of total cluster cost: network = GPU servers x "
-        "0.19 / 0.81 (Epoch AI, cluster interconnect ≈ 19 per cent of cluster cost, 2024)."
+        "The sizing plan's fabric at the bid's scale: switches and links of the "
+        "right-sized fat tree (NVIDIA RA-11333-001 Table 4), priced per switch port "
+        "(64-port 400G switch 36,000 USD) and per link (cable and optics 810 USD; "
+        "tech-talk-cto H100 sheet, 2024-08); compute NICs come with the servers."
     ),
     "storage": gettext_noop(
-        "Shared high-throughput storage for data and checkpoints: 5 per cent of GPU-server "
-        "capex. ClusterBuy assumption (no published share found), indicative."
+        "The sizing plan's storage capacity at its tier's price per TB (capacity "
+        "tier 200 USD/TB, Pure FlashBlade//E launch price 2023; performance tier "
+        "twice that, ClusterBuy assumption)."
     ),
     "power_cooling": gettext_noop(
-        "Facility (power distribution, UPS, cooling): 10 USD per W of IT power, "
-        "amortised over a 12-year facility life, so the horizon carries "
-        "horizon/12 of it (reallm Constants.py, Barroso-style datacenter TCO, "
-        "2024); on-premises sites only."
+        "Facility (power distribution, UPS, cooling) for every on-premises bid: 10 "
+        "USD per W of the catalogue power of the offered servers, amortised over a "
+        "12-year facility life, so the horizon carries horizon/12 of it (reallm "
+        "Constants.py, Barroso-style datacenter TCO, 2024); a power and cooling line "
+        "of the bid counts towards it."
     ),
     "installation": gettext_noop(
-        "Racking, cabling, burn-in and acceptance: 2 per cent of hardware capex (GPU "
-        "servers + network + storage). ClusterBuy assumption, indicative."
+        "Racking, cabling, burn-in and acceptance: 20,000 CNY per GPU node. "
+        "ClusterBuy assumption (no published per-node price found), indicative."
     ),
     "support": gettext_noop(
         "Support after the warranty: 10 per cent of hardware capex a year (contracts cost "
-        "8-15 per cent a year, Sesterce GPU TCO calculator, 2025), for the years after the "
-        "bid's warranty (3 years when not stated)."
+        "8-15 per cent a year, Sesterce GPU TCO calculator, 2025), for the years that "
+        "neither the bid's warranty (3 years when not stated) nor its support lines "
+        "cover; no failure cost is charged in the covered years."
     ),
 }
 

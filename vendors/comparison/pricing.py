@@ -12,12 +12,16 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 
 from clusterbuy.models import DeploymentSite, Procurement
-from sizing.services import PlanSummary
+from sizing.services import PlanSummary, server_facts
 from tco.services import (
     BidLine,
+    BidPower,
+    ClusterScale,
     TcoInputError,
     TcoNormalisation,
+    catalogue_power_kw,
     normalise_bid_tco,
+    power_for_tco,
 )
 
 from ..models import Bid
@@ -64,10 +68,69 @@ def bid_lines(bid: Bid) -> list[Line]:
     """The bid's priced lines whose stored quantity and unit price pass their own
     fields; with one left out the totals are invalid (`lines_are_valid`)."""
     return [
-        Line(li.category, li.quantity * li.unit_price, li.recurring)
+        Line(
+            li.category,
+            li.quantity * li.unit_price,
+            li.recurring,
+            tuple(li.scope or ()),
+            li.year_from,
+            li.year_to,
+        )
         for li in bid.line_items.all()
         if li.is_valid
     ]
+
+
+def servers_for(bids) -> dict[str, dict | None]:
+    """The server of each offered accelerator, looked up once per accelerator."""
+    return {
+        key: server_facts(accelerator_key=key) for key in {b.accelerator for b in bids}
+    }
+
+
+def _server(bid: Bid, servers: dict | None) -> dict | None:
+    if servers is not None and bid.accelerator in servers:
+        return servers[bid.accelerator]
+    return server_facts(accelerator_key=bid.accelerator)
+
+
+def bid_power(bid: Bid, servers: dict | None = None) -> BidPower:
+    """The power the bid is costed at: the catalogue's for its accelerator's server
+    (identical hardware, identical power); its own claim is only checked."""
+    gpu_count = bid.checked("gpu_count") or 0
+    server = _server(bid, servers)
+    catalogue_kw = (
+        catalogue_power_kw(
+            gpu_count=gpu_count,
+            gpus_per_node=server["gpus_per_node"],
+            node_max_kw=server["node_max_kw"],
+        )
+        if server
+        else None
+    )
+    return power_for_tco(
+        gpu_count=gpu_count,
+        catalogue_kw=catalogue_kw,
+        claimed_kw=bid.checked("peak_power_kw"),
+    )
+
+
+def cluster_scale(
+    bid: Bid, plan: PlanSummary, servers: dict | None = None
+) -> ClusterScale:
+    """The plan's fabric and storage design counted at the bid's GPUs and server."""
+    server = _server(bid, servers) or {}
+    per_node = server.get("gpus_per_node") or plan.gpus_per_node or 8
+    return ClusterScale(
+        gpu_count=bid.gpu_count,
+        gpus_per_node=per_node,
+        nics_per_node=plan.nics_per_node or server.get("nic_count"),
+        nic_gbps=plan.nic_gbps or server.get("nic_gbps") or 400.0,
+        switch_radix=plan.switch_radix or 64,
+        rail_optimized=True if plan.rail_optimized is None else plan.rail_optimized,
+        storage_tb=plan.storage_tb,
+        storage_tier=plan.storage_tier,
+    )
 
 
 def lines_are_valid(bid: Bid) -> bool:
@@ -80,6 +143,7 @@ def bid_tco(
     *,
     procurement: Procurement,
     plan: PlanSummary | None,
+    servers: dict | None = None,
 ) -> TcoNormalisation | None:
     """The bid's normalised TCO; None ("invalid") when a figure it reads is invalid,
     the TCO engine refuses the figures, or its total is no amount of money."""
@@ -88,13 +152,15 @@ def bid_tco(
     plan = plan or PlanSummary()
     price = plan.gpu_price
     plan_gpu_price = None if money(price) is None else Decimal(str(price))
+    power = bid_power(bid, servers)
     try:
         tco = normalise_bid_tco(
             lines=lines,
             horizon_years=procurement.horizon_years,
             currency=procurement.currency,
             gpu_count=bid.gpu_count,
-            it_power_kw=bid.peak_power_kw,
+            it_power_kw=power.used_kw,
+            scale=cluster_scale(bid, plan, servers),
             warranty_years=float(bid.warranty_years)
             if bid.warranty_years is not None
             else None,
@@ -107,6 +173,7 @@ def bid_tco(
         return None
     if money(tco.normalized_tco) is None:
         return None
+    tco.power = power
     tco.hidden_costs = [
         {
             "category": hidden["category"],

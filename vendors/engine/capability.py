@@ -265,11 +265,35 @@ def check_capability_compliance(
     Raises ``ComplianceInputError`` like `check_compliance`.
     """
     rest = check_compliance(needs, offer, tolerance=tolerance)
+    fit = memory_fit_item(capability)
     return [
         compute_item(capability, tolerance=tolerance),
-        memory_fit_item(capability),
-        *rest,
+        fit,
+        *[_memory_per_gpu_judged_by_fit(item, fit) for item in rest],
     ]
+
+
+def _memory_per_gpu_judged_by_fit(
+    item: ComplianceItem, fit: ComplianceItem
+) -> ComplianceItem:
+    """Memory per GPU is a means, not a need: the plan's figure is its own
+    accelerator's capacity (141 GB for H200), so a 96 GB H20 "fails" it although every
+    workload fits. When ``memory_fit`` passes, the item passes with that reason; the
+    figure alone still judges when no workload could be sized (issue 24)."""
+    if item.item != "vram_gb_per_gpu" or fit.status != ComplianceStatus.PASS:
+        return item
+    if item.status == ComplianceStatus.PASS:
+        return item
+    return ComplianceItem(
+        item.item,
+        ComplianceStatus.PASS,
+        item.required,
+        item.offered,
+        item.unit,
+        "Less memory per GPU than the plan's accelerator, but every planned "
+        "workload fits in the offered GPUs.",
+        "单卡显存低于方案所选加速卡，但所有规划的工作负载都能在投标的 GPU 中容纳。",
+    )
 
 
 def catalog_pflops(gpu_count: int | None, bf16_tflops: float | None) -> float | None:

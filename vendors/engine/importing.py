@@ -45,7 +45,12 @@ CATEGORIES = (
     "training",
     "other",
 )
-COLUMNS = ("category", "description", "quantity", "unit_price", "recurring")
+REQUIRED_COLUMNS = ("category", "description", "quantity", "unit_price", "recurring")
+#: Optional: the contract years a line covers (a support line for years 4-5) and the
+#: other categories its price covers (a 服务包 incl. network, storage, installation).
+OPTIONAL_COLUMNS = ("year_from", "year_to", "scope")
+COLUMNS = REQUIRED_COLUMNS + OPTIONAL_COLUMNS
+LINE_TERM_MAX_YEAR = 30
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 IMPORT_TIME_BUDGET_S = 10.0
 
@@ -60,6 +65,11 @@ _HEADER_ALIASES = {
     "单价(元)": "unit_price", "单价（元）": "unit_price",
     "recurring": "recurring", "是否年付": "recurring", "按年": "recurring",
     "是否按年": "recurring", "年付": "recurring",
+    "year_from": "year_from", "from year": "year_from", "起始年": "year_from",
+    "自第几年": "year_from", "year_to": "year_to", "to year": "year_to",
+    "截止年": "year_to", "至第几年": "year_to",
+    "scope": "scope", "also covers": "scope", "包含": "scope", "含": "scope",
+    "范围": "scope", "同时包含": "scope",
 }  # fmt: skip
 _CATEGORY_ALIASES = {
     "gpu服务器": "gpu_servers", "gpu 服务器": "gpu_servers", "服务器": "gpu_servers",
@@ -125,6 +135,9 @@ class LineItemRow:
     quantity: Decimal
     unit_price: Decimal
     recurring: bool
+    year_from: int | None = None
+    year_to: int | None = None
+    scope: tuple[str, ...] = ()
     amount: Decimal = field(init=False)
 
     def __post_init__(self) -> None:
@@ -157,7 +170,7 @@ def _map_header(
                 )
             )
         positions[name] = index
-    for name in COLUMNS:
+    for name in REQUIRED_COLUMNS:
         if name not in positions:
             errors.append(RowError(1, name, "missing column", "missing_column"))
     return positions, errors
@@ -226,12 +239,92 @@ def _parse_row(
                 {"value": cells["recurring"]},
             )
         )
+    year_from, year_to, scope = _parse_terms(number, cells, errors)
     if errors or quantity is None or unit_price is None:
         return None, errors
     row = LineItemRow(
-        number, category, description, quantity, unit_price, flag in _TRUE
+        number,
+        category,
+        description,
+        quantity,
+        unit_price,
+        flag in _TRUE,
+        year_from,
+        year_to,
+        scope,
     )
     return row, []
+
+
+def _year(number: int, column: str, text: str, errors: list[RowError]) -> int | None:
+    if not text.strip():
+        return None
+    value = _decimal(text)
+    if (
+        value is None
+        or value != value.to_integral()
+        or not 1 <= value <= LINE_TERM_MAX_YEAR
+    ):
+        errors.append(
+            RowError(
+                number,
+                column,
+                f"must be a whole year from 1 to {LINE_TERM_MAX_YEAR}, got {text!r}",
+                "not_a_year",
+                {"value": text, "max": LINE_TERM_MAX_YEAR},
+            )
+        )
+        return None
+    return int(value)
+
+
+_SCOPE_SEPARATORS = (",", "，", "、", ";", "；", "/", "+")
+
+
+def _scope(number: int, text: str, labels: Mapping[str, str], errors: list[RowError]):
+    parts = [text]
+    for separator in _SCOPE_SEPARATORS:
+        parts = [piece for part in parts for piece in part.split(separator)]
+    codes = []
+    for raw in (part.strip() for part in parts):
+        if not raw:
+            continue
+        key = raw.lower()
+        code = labels.get(key) or _CATEGORY_ALIASES.get(key) or key.replace(" ", "_")
+        if code not in CATEGORIES:
+            errors.append(
+                RowError(
+                    number,
+                    "scope",
+                    f"unknown category {raw!r}; use one of {', '.join(CATEGORIES)}",
+                    "unknown_category",
+                    {"value": raw},
+                )
+            )
+        elif code not in codes:
+            codes.append(code)
+    return tuple(codes)
+
+
+def _parse_terms(
+    number: int, cells: dict[str, str], errors: list[RowError]
+) -> tuple[int | None, int | None, tuple[str, ...]]:
+    """The optional term (years from/to) and scope of a row."""
+    year_from = _year(number, "year_from", cells.get("year_from", ""), errors)
+    year_to = _year(number, "year_to", cells.get("year_to", ""), errors)
+    if year_from and year_to and year_to < year_from:
+        errors.append(
+            RowError(
+                number,
+                "year_to",
+                f"year {year_to} is before year {year_from}",
+                "years_out_of_order",
+                {"from": year_from, "to": year_to},
+            )
+        )
+    labels = cells.get("__category_labels__") or {}
+    scope = _scope(number, cells.get("scope", ""), labels, errors)
+    return year_from, year_to, scope
 
 
 def parse_line_items(
@@ -277,10 +370,11 @@ def parse_line_items(
     for number, cells in enumerate(rows[1:], start=2):
         if not any(c for c in cells):
             continue
-        values = {
+        values: dict[str, Any] = {
             name: vocabulary.code(name, cells[i] if i < len(cells) else "")
             for name, i in positions.items()
         }
+        values["__category_labels__"] = vocabulary.values.get("category", {})
         row, row_errors = _parse_row(number, values)
         errors.extend(row_errors)
         if row is not None:
@@ -301,8 +395,20 @@ _EXAMPLE_ROWS = (
         16,
         Decimal("2700000.00"),
         "no",
+        None,
+        None,
+        "installation",
     ),
-    ("support", "24x7 hardware support, per year", 1, Decimal("350000.00"), "yes"),
+    (
+        "support",
+        "24x7 hardware support after the warranty, per year",
+        1,
+        Decimal("350000.00"),
+        "yes",
+        4,
+        5,
+        "",
+    ),
 )
 
 
@@ -312,8 +418,8 @@ def build_template_xlsx() -> bytes:
     sheet = workbook.active
     sheet.title = "line_items"
     sheet.append(list(COLUMNS))
-    for category, description, quantity, unit_price, recurring in _EXAMPLE_ROWS:
-        sheet.append([category, description, quantity, float(unit_price), recurring])
+    for row in _EXAMPLE_ROWS:
+        sheet.append([float(v) if isinstance(v, Decimal) else v for v in row])
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()

@@ -4,9 +4,11 @@ it came with."""
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
-from django.core.validators import MinValueValidator
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -314,6 +316,35 @@ class LineCategory(models.TextChoices):
     OTHER = "other", _("Other")
 
 
+#: The last contract year a line item may name (far beyond any TCO horizon).
+LINE_TERM_MAX_YEAR = 30
+#: What the line-item form says of its scope and term fields.
+SCOPE_HELP = _(
+    "Other categories this price includes (a service package with network, "
+    "storage and installation; installation in the server price): they are "
+    "not added again."
+)
+TERM_HELP = {
+    "year_from": _("The first contract year the line covers; empty: year 1."),
+    "year_to": _("The last contract year it covers; empty: the end of the horizon."),
+}
+
+
+def line_terms_errors(
+    *, year_from: int | None, year_to: int | None, scope: Any, category: str
+) -> dict[str, str]:
+    """Field errors of a line's term and scope (the form, the API and the import)."""
+    errors: dict[str, str] = {}
+    if year_from is not None and year_to is not None and year_to < year_from:
+        errors["year_to"] = _("The last year must not be before the first year.")
+    codes = set(LineCategory.values)
+    if not isinstance(scope, list) or not all(
+        isinstance(code, str) and code in codes for code in scope
+    ):
+        errors["scope"] = _("Choose categories from the list.")
+    return errors
+
+
 class BidLineItem(models.Model):
     bid = models.ForeignKey(Bid, on_delete=models.CASCADE, related_name="line_items")
     category = models.CharField(
@@ -333,6 +364,23 @@ class BidLineItem(models.Model):
         validators=[FiniteValidator(), MinValueValidator(Decimal(0))],
     )
     recurring = models.BooleanField(_("recurring (per year)"), default=False)
+    #: The contract years the line covers (1 = the first year), inclusive: a support
+    #: line for years 4-5 is priced for 2 years, not the whole horizon.
+    year_from = models.PositiveSmallIntegerField(
+        _("from year"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(LINE_TERM_MAX_YEAR)],
+    )
+    year_to = models.PositiveSmallIntegerField(
+        _("to year"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(LINE_TERM_MAX_YEAR)],
+    )
+    #: Other categories this line's price covers: a 服务包 "incl. network, storage and
+    #: installation", or installation included in the node price.
+    scope = models.JSONField(_("also covers"), default=list, blank=True)
     position = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -346,11 +394,34 @@ class BidLineItem(models.Model):
             models.CheckConstraint(
                 condition=Q(unit_price__gte=0), name="line_item_price_not_negative"
             ),
+            models.CheckConstraint(
+                condition=Q(year_from__isnull=True)
+                | Q(year_to__isnull=True)
+                | Q(year_to__gte=models.F("year_from")),
+                name="line_item_term_in_order",
+            ),
         ]
+
+    def clean(self) -> None:
+        super().clean()
+        errors = line_terms_errors(
+            year_from=self.year_from,
+            year_to=self.year_to,
+            scope=self.scope,
+            category=self.category,
+        )
+        if errors:
+            raise ValidationError(errors)
 
     @property
     def amount(self) -> Decimal:
         return self.quantity * self.unit_price
+
+    @property
+    def scope_labels(self) -> list[str]:
+        """The categories of ``scope`` as the page names them."""
+        labels = dict(LineCategory.choices)
+        return [str(labels.get(code, code)) for code in self.scope or []]
 
     @property
     def is_valid(self) -> bool:

@@ -230,6 +230,9 @@ def _bid_from(invitation: Invitation, latest: Submission, user) -> Bid:
                 "quantity": Decimal(str(item["quantity"])),
                 "unit_price": Decimal(str(item["unit_price"])),
                 "recurring": bool(item.get("recurring", False)),
+                "year_from": item.get("year_from"),
+                "year_to": item.get("year_to"),
+                "scope": list(item.get("scope") or []),
             }
             for item in latest.line_items
         ]

@@ -198,6 +198,9 @@ def _line_items(rows: list[LineItemRow]) -> list[dict]:
             "quantity": str(row.quantity),
             "unit_price": str(row.unit_price),
             "recurring": row.recurring,
+            "year_from": row.year_from,
+            "year_to": row.year_to,
+            "scope": list(row.scope),
         }
         for row in rows
     ]
@@ -220,6 +223,9 @@ def parse_workbook(data: bytes, name: str) -> tuple[list[dict], list[RowError]]:
                     quantity=r.quantity,
                     unit_price=r.unit_price,
                     recurring=r.recurring,
+                    year_from=r.year_from,
+                    year_to=r.year_to,
+                    scope=list(r.scope),
                 )
                 for r in rows
             ],

@@ -34,6 +34,7 @@ from ..models import (
     CaseStudy,
     Decision,
     Vendor,
+    line_terms_errors,
 )
 from . import plan_facts
 from .audit import record_audit
@@ -84,9 +85,22 @@ def _write_line_items(bid: Bid, items: Iterable[dict]) -> list[BidLineItem]:
             quantity=Decimal(item["quantity"]),
             unit_price=Decimal(item["unit_price"]),
             recurring=bool(item.get("recurring", False)),
+            year_from=item.get("year_from"),
+            year_to=item.get("year_to"),
+            scope=list(item.get("scope") or []),
         )
         for index, item in enumerate(items)
     ]
+    for index, row in enumerate(rows):
+        errors = line_terms_errors(
+            year_from=row.year_from,
+            year_to=row.year_to,
+            scope=row.scope,
+            category=row.category,
+        )
+        if errors:
+            field, message = next(iter(errors.items()))
+            raise ServiceError(message, field=f"line_items.{index}.{field}")
     created = BidLineItem.objects.bulk_create(rows)
     bump_comparison_version(bid.procurement_id)
     return created
@@ -119,9 +133,13 @@ def _audit_value(value: Any) -> Any:
 def describe_line_item(item: BidLineItem) -> str:
     """One line item as the audit trail shows it."""
     per_year = " /yr" if item.recurring else ""
+    term = ""
+    if item.year_from or item.year_to:
+        term = f" · years {item.year_from or 1}-{item.year_to or ''}"
+    scope = f" · incl. {', '.join(item.scope)}" if item.scope else ""
     return (
         f"{item.category} · {item.description} · {item.quantity.normalize():f} x "
-        f"{item.unit_price:,.2f}{per_year}"
+        f"{item.unit_price:,.2f}{per_year}{term}{scope}"
     )
 
 
@@ -318,6 +336,9 @@ def import_line_items(
             quantity=row.quantity,
             unit_price=row.unit_price,
             recurring=row.recurring,
+            year_from=row.year_from,
+            year_to=row.year_to,
+            scope=list(row.scope),
         )
         for index, row in enumerate(rows)
     ]

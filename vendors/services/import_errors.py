@@ -25,6 +25,9 @@ COLUMN_LABELS: dict[str, Any] = {
     "quantity": pgettext_lazy("line item", "Quantity"),
     "unit_price": pgettext_lazy("line item", "Unit price"),
     "recurring": pgettext_lazy("line item", "Recurring (per year)"),
+    "year_from": pgettext_lazy("line item", "From year"),
+    "year_to": pgettext_lazy("line item", "To year"),
+    "scope": pgettext_lazy("line item", "Also covers"),
 }
 
 
@@ -112,6 +115,14 @@ def row_error_message(error: RowError) -> str:
         "not_a_flag": lambda: (
             _("Must be yes or no (是/否, true/false or 1/0; got “%(value)s”).")
             % {"value": p.get("value", "")}
+        ),
+        "not_a_year": lambda: (
+            _("Must be a whole year from 1 to %(max)s (got “%(value)s”).")
+            % {"max": p.get("max", ""), "value": p.get("value", "")}
+        ),
+        "years_out_of_order": lambda: (
+            _("The last year %(to)s is before the first year %(from)s.")
+            % {"to": p.get("to", ""), "from": p.get("from", "")}
         ),
         "too_large": lambda: (
             _("The file is larger than %(mb)s MB.") % {"mb": p.get("mb", "")}

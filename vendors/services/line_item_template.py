@@ -55,8 +55,26 @@ def import_vocabulary() -> SheetVocabulary:
 def _examples() -> list[list]:
     categories, flags = value_labels("category"), value_labels("recurring")
     return [
-        [categories[category], _(description), quantity, unit_price, flags[flag]]
-        for category, description, quantity, unit_price, flag in _EXAMPLE_ROWS
+        [
+            categories[category],
+            _(description),
+            quantity,
+            unit_price,
+            flags[flag],
+            year_from,
+            year_to,
+            ", ".join(categories[code] for code in scope.split(",") if code) or None,
+        ]
+        for (
+            category,
+            description,
+            quantity,
+            unit_price,
+            flag,
+            year_from,
+            year_to,
+            scope,
+        ) in _EXAMPLE_ROWS
     ]
 
 
@@ -79,6 +97,29 @@ def _rules() -> list[tuple[str, str]]:
         (
             column_label("recurring"),
             _("yes: paid every year (support, licences); no: paid once."),
+        ),
+        (
+            column_label("year_from"),
+            _(
+                "Optional. The first contract year the line covers (1 = the first "
+                "year); empty: from year 1."
+            ),
+        ),
+        (
+            column_label("year_to"),
+            _(
+                "Optional. The last contract year the line covers; empty: to the end "
+                "of the horizon. Support for years 4 to 5 is priced for 2 years."
+            ),
+        ),
+        (
+            column_label("scope"),
+            _(
+                "Optional. Other categories this line's price includes, separated by "
+                "commas (a service package including network, storage and "
+                "installation; installation included in the server price): they are "
+                "then not added again."
+            ),
         ),
     ]
 
@@ -109,6 +150,17 @@ def build_template_xlsx() -> bytes:
                 errorTitle=column_label(code),
                 error=_("Choose a value from the list."),
             )
+        elif code in ("year_from", "year_to"):
+            check = DataValidation(
+                type="whole",
+                operator="between",
+                formula1="1",
+                formula2="30",
+                allow_blank=True,
+                showErrorMessage=True,
+                errorTitle=column_label(code),
+                error=dict(_rules())[column_label(code)],
+            )
         elif code in ("quantity", "unit_price"):
             check = DataValidation(
                 type="decimal",
@@ -123,7 +175,7 @@ def build_template_xlsx() -> bytes:
         check.add(f"{letter}2:{letter}{last}")
         sheet.add_data_validation(check)
     sheet.freeze_panes = "A2"
-    for letter, width in zip("ABCDE", (22, 48, 12, 18, 20), strict=True):
+    for letter, width in zip("ABCDEFGH", (22, 48, 12, 18, 20, 12, 12, 36), strict=True):
         sheet.column_dimensions[letter].width = width
     _instructions_sheet(workbook)
     buffer = io.BytesIO()

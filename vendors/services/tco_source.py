@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
 from tco.models import ScenarioSource
+from tco.services import cloud_prices_for
 from tco.sources import ScenarioSeed, label_capex
 
 from ..comparison import pricing
@@ -52,6 +53,16 @@ def tco_seed_for_bid(*, procurement: Procurement, bid_id: int, user) -> Scenario
         )
     inputs = dict(tco.inputs)
     inputs["capex"] = label_capex(inputs["capex"], category_label)
+    # The cloud alternative for the bid's own accelerator (an H20 bid is never
+    # compared with H100 rental rates); none published: the engine's defaults.
+    inputs.update(
+        cloud_prices_for(
+            accelerator=bid.accelerator,
+            region=procurement.region,
+            currency=inputs["currency"],
+        )
+        or {}
+    )
     return ScenarioSeed(
         ScenarioSource.BID,
         bid.pk,

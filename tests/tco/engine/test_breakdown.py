@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from tco.engine import OPEX_CATEGORIES, compute, inputs_from_dict
 from tco.engine.breakdown import DRIVERS, breakdown_total, cost_breakdown
 from tco.engine.normalise import ONE_OFF_CAPEX, BidLine, normalise_tco
+from tco.price_book import price_book
 
 
 def _gpu_only():
@@ -21,30 +22,31 @@ def _gpu_only():
         it_power_kw=81.6,
         warranty_years=None,
         on_prem=True,
+        price_book=price_book(),
     )
 
 
 def test_every_item_of_a_gpu_only_bid_by_hand():
     items = [(i.code, i.category, i.amount, i.source) for i in _gpu_only().breakdown]
-    # Fill-ins as in test_normalise (network 15.2M x 0.19/0.81, storage 5 %, facility
-    # 81.6 kW x 10 USD/W x 7.2 x 5/12, installation 2 % of hardware 19,525,432.0988,
-    # support 10 % of hardware in years 4-5). Energy 81.6 kW x 0.75 x 1.3 x 8760 h x
-    # 0.63 CNY/kWh x 5 = 2,195,378.64; staff 400,000 x (1 + 1.05 + 1.05^2 + 1.05^3 +
-    # 1.05^4) = 2,210,252.50; failures 19,525,432.0988 x 4 % x 60 % x 5 =
-    # 2,343,051.85; residual (0.68^5 = 0.145 -> 0.15) x 19,525,432.0988 = 2,928,814.81.
+    # Fill-ins as in test_normalise (network 632,448 from one 64-port switch and 64
+    # links, facility 81.6 kW x 72 CNY/W x 5/12, installation 8 nodes x 20,000,
+    # support 10 % of hardware 15,832,448 in years 4-5). Energy 81.6 kW x 0.75 x 1.3
+    # x 8760 h x 0.63 CNY/kWh x 5 = 2,195,378.64; staff 400,000 x (1 + 1.05 + 1.05^2
+    # + 1.05^3 + 1.05^4) = 2,210,252.50; failures only in the 2 years after the
+    # 3-year warranty: 15,832,448 x 4 % x 60 % x 2 = 759,957.50; residual (0.68^5 =
+    # 0.145 -> 0.15) x 15,832,448 = 2,374,867.20.
     assert items == [
         ("quoted_one_off", "gpu_servers", Decimal("15200000.00"), "bid"),
-        ("added", "network", Decimal("3565432.10"), "clusterbuy"),
-        ("added", "storage", Decimal("760000.00"), "clusterbuy"),
+        ("added", "network", Decimal("632448.00"), "clusterbuy"),
         ("added", "power_cooling", Decimal("2448000.00"), "clusterbuy"),
-        ("added", "installation", Decimal("390508.64"), "clusterbuy"),
+        ("added", "installation", Decimal("160000.00"), "clusterbuy"),
         ("energy", "energy", Decimal("2195378.64"), "default"),
-        ("added", "support", Decimal("3905086.42"), "clusterbuy"),
+        ("added", "support", Decimal("3166489.60"), "clusterbuy"),
         ("staff", "staff", Decimal("2210252.50"), "default"),
-        ("failures", "failures", Decimal("2343051.85"), "default"),
-        ("residual", "residual", Decimal("-2928814.81"), "default"),
+        ("failures", "failures", Decimal("759957.50"), "default"),
+        ("residual", "residual", Decimal("-2374867.20"), "default"),
     ]
-    assert _gpu_only().normalized_tco == Decimal("30088895.34")
+    assert _gpu_only().normalized_tco == Decimal("24397659.04")
 
 
 def test_yearly_support_and_software_are_the_bids_own_items():
@@ -65,6 +67,7 @@ def test_yearly_support_and_software_are_the_bids_own_items():
         it_power_kw=None,
         warranty_years=None,
         on_prem=False,
+        price_book=price_book(),
     )
     quoted = {
         (i.code, i.category): (i.amount, i.basis)
@@ -81,7 +84,7 @@ def test_yearly_support_and_software_are_the_bids_own_items():
             Decimal("40000.00"),
             "10,000.00/y x 4 y",
         ),
-        # 50,000 / 1,000,000 of hardware = 5 %/yr from year one: 4 x 50,000
+        # the bid's yearly support for each of the 4 years
         ("quoted_recurring", "support"): (Decimal("200000.00"), "50,000.00/y x 4 y"),
         ("quoted_recurring", "software"): (Decimal("48000.00"), "12,000.00/y x 4 y"),
     }
@@ -122,6 +125,7 @@ def test_random_bids_reconcile_to_the_cent(
         warranty_years=warranty,
         on_prem=on_prem,
         gpu_price=gpu_price,
+        price_book=price_book(),
     )
     items = result.breakdown
     assert result.normalized_tco == sum((i.amount for i in items), Decimal(0))

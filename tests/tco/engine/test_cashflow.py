@@ -128,7 +128,7 @@ def test_fractional_warranty_pays_support_for_the_remaining_months(hand_data):
 def test_to_dict_is_json_and_rounded(hand_inputs):
     data = compute(hand_inputs).to_dict()
     json.dumps(data)
-    assert data["engine_version"] == ENGINE_VERSION == "tco-1.1.0"
+    assert data["engine_version"] == ENGINE_VERSION == "tco-2.0.0"
     assert data["total_cost"] == 1_841_680.0
     assert data["npv_cost"] == 1_776_223.59
     assert data["break_even_month"] == {"on_demand": 14, "reserved": 36, "spot": 36}

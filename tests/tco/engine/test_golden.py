@@ -12,6 +12,7 @@ from pathlib import Path
 from tco.engine import ENGINE_VERSION, inputs_from_dict
 from tco.engine.analysis import full_analysis
 from tco.engine.normalise import BidLine, normalise_tco
+from tco.price_book import price_book
 from tests.golden import check_golden
 from tests.tco.conftest import HAND_INPUTS
 
@@ -44,6 +45,7 @@ def _outputs() -> dict:
         it_power_kw=None,
         warranty_years=3,
         on_prem=True,
+        price_book=price_book(),
     )
     outputs["bid_normalised"] = asdict(normalised)
     return outputs

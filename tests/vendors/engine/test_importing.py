@@ -144,7 +144,8 @@ def test_templates_have_the_header_and_two_example_rows_that_import_cleanly(buil
 
 def test_csv_template_starts_with_a_bom_and_the_english_header():
     assert build_template_csv().startswith(
-        "\ufeffcategory,description,quantity,unit_price,recurring\r\n".encode()
+        "\ufeffcategory,description,quantity,unit_price,recurring,year_from,year_to,"
+        "scope\r\n".encode()
     )
 
 
