@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('vendors', '0011_t23a_submission_receipt'),
+        ('vendors', '0012_det24_access_facts'),
     ]
 
     operations = [
