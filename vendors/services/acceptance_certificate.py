@@ -27,7 +27,7 @@ from sizing.names import accelerator_name
 from ..models import AcceptancePlan, AuditAction
 from .acceptance import assert_open, require
 from .acceptance_outcome import promises_vs_measured
-from .acceptance_standing import outstanding, standings
+from .acceptance_standing import standings
 from .audit import record_audit
 
 SNAPSHOT_VERSION = 1
@@ -267,8 +267,9 @@ def certificate_filename(plan: AcceptancePlan) -> str:
 
 @transaction.atomic
 def sign_acceptance(*, plan: AcceptancePlan, user) -> AcceptancePlan:
-    """The manager signs the 验收书 once every clause has passed: its content is
-    frozen into the plan's snapshot, from which the PDF is rendered ever after."""
+    """The manager signs the 验收书: its content as it stands — each clause passed,
+    failed or not tested, said as such — is frozen into the plan's snapshot, from
+    which the PDF is rendered ever after; the record is closed."""
     require(
         user,
         Capability.SIGN_ACCEPTANCE,
@@ -277,12 +278,8 @@ def sign_acceptance(*, plan: AcceptancePlan, user) -> AcceptancePlan:
     AcceptancePlan.objects.select_for_update().filter(pk=plan.pk).first()
     plan.refresh_from_db()
     assert_open(plan)
-    missing = outstanding(plan)
-    if missing:
-        raise ServiceError(
-            _("Not every clause has passed yet: %(keys)s.")
-            % {"keys": ", ".join(s.clause.key for s in missing)}
-        )
+    if not plan.attempts.exists():
+        raise ServiceError(_("No result is recorded yet: there is nothing to sign."))
     plan.signed_by = user
     plan.signed_at = timezone.now()
     plan.snapshot = certificate_snapshot(plan)

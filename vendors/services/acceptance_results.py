@@ -90,6 +90,42 @@ class RecordedResult:
     stragglers: list[str]
 
 
+def _matched_clauses(
+    plan: AcceptancePlan, log: ParsedLog, clause_key: str
+) -> list[AcceptanceClause]:
+    """The clauses ``log`` grades (narrowed to ``clause_key`` when given); refused
+    when none does, when it fits several collectives and none was named, or when a
+    per-node clause gets a log that does not say its host."""
+    clauses = clauses_for_log(
+        list(plan.clauses.all()),
+        log,
+        gpus_per_node=int(plan.inputs.get("gpus_per_node") or DEFAULT_GPUS_PER_NODE),
+    )
+    if clause_key:
+        clauses = [c for c in clauses if c.key == clause_key]
+    if not clauses:
+        raise ServiceError(
+            _(
+                "No test of the acceptance plan takes a %(tool)s log of this kind "
+                "(%(operation)s)."
+            )
+            % {"tool": log.tool, "operation": log.operation or "—"},
+            field="clause" if clause_key else "file",
+        )
+    if len({c.operation for c in clauses if c.operation}) > 1:
+        raise ServiceError(
+            _("This log fits several tests (%(keys)s): say which one it is.")
+            % {"keys": ", ".join(c.key for c in clauses)},
+            field="clause",
+        )
+    if not log.hosts and any(c.scope != "cluster" for c in clauses):
+        raise ServiceError(
+            _("This log does not name its host: give the node it was run on."),
+            field="node",
+        )
+    return clauses
+
+
 def record_result(
     *,
     plan: AcceptancePlan,
@@ -98,6 +134,7 @@ def record_result(
     filename: str = "",
     node: str = "",
     note: str = "",
+    clause_key: str = "",
 ) -> RecordedResult:
     """A tool's log graded against the plan and stored with its hash: the attempt,
     its verdicts and stragglers, all or nothing. ServiceError (field "file") for a
@@ -123,26 +160,7 @@ def record_result(
         raise ServiceError(
             _("This log cannot be graded: %(why)s") % {"why": str(exc)}, field="file"
         ) from exc
-    inputs = plan.inputs
-    clauses = clauses_for_log(
-        list(plan.clauses.all()),
-        log,
-        gpus_per_node=int(inputs.get("gpus_per_node") or DEFAULT_GPUS_PER_NODE),
-    )
-    if not clauses:
-        raise ServiceError(
-            _(
-                "No test of the acceptance plan takes a %(tool)s log of this kind "
-                "(%(operation)s)."
-            )
-            % {"tool": log.tool, "operation": log.operation or "—"},
-            field="file",
-        )
-    if not log.hosts and any(c.scope != "cluster" for c in clauses):
-        raise ServiceError(
-            _("This log does not name its host: give the node it was run on."),
-            field="node",
-        )
+    clauses = _matched_clauses(plan, log, clause_key)
     grades = [(c, _grade(plan, c, log)) for c in clauses]
     with transaction.atomic():
         attempt = AcceptanceAttempt.objects.create(

@@ -1,0 +1,66 @@
+"""Shared builders for the acceptance tests (no tests here): a decided bid for a
+2-node, 16 x H100 cluster and the engine's real-format sample logs."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from tests.vendors.test_support import at_decision_stage, make_bid, make_vendor
+from vendors.services import decisions
+
+SAMPLES = Path(__file__).parent / "engine" / "acceptance" / "samples"
+#: 2 x BM.GPU.H100.8 (OCI), 16 ranks, all_reduce_perf -b 1G -e 16G -f 2: 463.90
+#: GB/s busbw at 8 GiB, 464.57 at 16 GiB (the sample's README names the source).
+NCCL_2NODE = "nccl_all_reduce_2node_h100_oci.txt"
+RATIONALE = "均衡方案，服务最好。Balanced design, best service."
+
+
+def sample(name: str) -> bytes:
+    return (SAMPLES / name).read_bytes()
+
+
+def wrong_elements(data: bytes) -> bytes:
+    """The 2-node run with 3 wrong elements at 8 GiB (a faulty GPU corrupts data):
+    the bandwidth still clears the threshold, the run fails."""
+    row = b"34719  247.41  463.90      0"
+    assert row in data
+    return data.replace(row, b"34719  247.41  463.90      3")
+
+
+def load_catalog() -> None:
+    call_command("load_catalog", stdout=open("/dev/null", "w"))
+
+
+def decided_bid(procurement, org, manager, **values):
+    """A bid for 16 x H100 SXM in 2 nodes with an SLA, chosen by the manager."""
+    load_catalog()
+    bid = make_bid(
+        procurement,
+        make_vendor(org, "Balanced Systems"),
+        gpu_count=16,
+        nodes=2,
+        delivery_weeks=6,
+        response_hours={"sev1": 4},
+        availability_pct=99.5,
+        warranty_years=Decimal(3),
+        **values,
+    )
+    at_decision_stage(procurement)
+    decisions.record_decision(
+        procurement=procurement,
+        user=manager,
+        bid=bid,
+        rationale=RATIONALE,
+        # 16 GPUs are a quarter of the plan's 64: the first phase, an override
+        override_reason="第一期先交付 2 台。Phase one: 2 nodes first.",
+    )
+    return bid
+
+
+@pytest.fixture
+def decided(planned, org, procurement, manager):  # noqa: F811
+    return decided_bid(procurement, org, manager)

@@ -1,0 +1,261 @@
+# ruff: noqa: F811 (the fixtures imported from the support modules)
+"""Acceptance (issue 26): the plan from the decided bid (or the sizing plan), results
+graded from real-format tool logs and stored with their hashes all or nothing, a
+failing clause repaired and rerun with its history kept, thresholds tightened only,
+and the 验收书 frozen at the signature."""
+
+import hashlib
+import subprocess
+
+import pytest
+from django.utils import translation
+
+from clusterbuy.services import ConflictError, ServiceError
+from tests.vendors.acceptance_support import (  # noqa: F401 (fixture)
+    NCCL_2NODE,
+    decided,
+    load_catalog,
+    sample,
+    wrong_elements,
+)
+from tests.vendors.test_prescoring import planned  # noqa: F401 (fixture)
+from vendors.models import (
+    AcceptanceAttempt,
+    AcceptancePlan,
+    AcceptanceVerdict,
+    Bid,
+)
+from vendors.services import acceptance, acceptance_certificate, acceptance_results
+from vendors.services.acceptance_standing import standings
+
+
+def pdf_text(data: bytes, tmp_path) -> str:
+    path = tmp_path / "certificate.pdf"
+    path.write_bytes(data)
+    return subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"],
+        capture_output=True,
+        check=True,
+        text=True,
+    ).stdout
+
+
+@pytest.fixture
+def plan(decided, procurement, it_lead):
+    return acceptance.create_acceptance_plan(procurement=procurement, user=it_lead)
+
+
+def by_key(plan):
+    return {c.key: c for c in plan.clauses.all()}
+
+
+def test_the_plan_from_the_decided_bid_derives_each_threshold(plan, decided):
+    clauses = by_key(plan)
+    assert plan.basis == "bid" and plan.bid == decided
+    assert plan.inputs["nodes"] == 2 and plan.inputs["gpus_per_node"] == 8
+    # NVLS: 0.9 x 480/450 x 450 GB/s per direction (H100 SXM 900 GB/s, catalog)
+    assert clauses["nccl_all_reduce_node"].required == 432.0
+    # 2 nodes, 8 x 400G rails: 0.9 x 470 GB/s
+    assert clauses["nccl_all_reduce_fabric"].required == 423.0
+    # 0.9 x 0.97 x 400 Gb/s / 8
+    assert clauses["ib_write_bw_nic"].required == 43.65
+    # the bid's storage figures (80 and 40 GB/s)
+    assert clauses["fio_read"].required == 80.0
+    assert clauses["fio_write"].required == 40.0
+    assert clauses["burn_in"].required == 72.0
+    # the bid's SLA and the safety checks close the list
+    assert clauses["service_response_sev1"].required == 4.0
+    assert clauses["service_response_sev1"].comparison == "<="
+    assert clauses["service_availability"].required == 99.5
+    assert clauses["service_warranty"].required == 3.0
+    assert clauses["safety_peak_power"].required == 81.6
+    assert {c.category for c in clauses.values()} == {"technical", "service", "safety"}
+    orders = [c.order for c in plan.clauses.all()]
+    assert orders == sorted(orders) and len(set(orders)) == len(orders)
+
+
+def test_before_a_decision_the_plan_comes_from_the_sizing_plan(
+    planned,  # noqa: F811
+    procurement,
+    it_lead,
+):
+    load_catalog()
+    plan = acceptance.create_acceptance_plan(procurement=procurement, user=it_lead)
+    assert plan.basis == "sizing" and plan.bid is None
+    # the plan's 64 x H100 in 8-GPU nodes, its storage figures (64 / 20 GB/s)
+    assert plan.inputs["gpu_count"] == 64 and plan.inputs["nodes"] == 8
+    clauses = by_key(plan)
+    assert clauses["fio_read"].required == 64.0
+    assert not any(key.startswith("service_") for key in clauses)
+
+
+def test_a_viewer_or_a_manager_cannot_plan_the_acceptance(
+    decided, procurement, viewer, manager
+):
+    for user in (viewer, manager):
+        with pytest.raises(ServiceError):
+            acceptance.create_acceptance_plan(procurement=procurement, user=user)
+    assert not AcceptancePlan.objects.exists()
+
+
+def test_a_passing_log_is_stored_with_its_hash_and_graded(plan, it_lead):
+    data = sample(NCCL_2NODE)
+    result = acceptance_results.record_result(
+        plan=plan,
+        user=it_lead,
+        data=data,
+        filename="allreduce.txt",
+        clause_key="nccl_all_reduce_fabric",
+    )
+    attempt = AcceptanceAttempt.objects.get()
+    assert attempt.sha256 == hashlib.sha256(data).hexdigest()
+    assert bytes(attempt.log) == data and attempt.size_bytes == len(data)
+    assert attempt.number == 1 and attempt.uploaded_by == it_lead
+    assert attempt.hosts == ["inst-xxxxx-h100-ol89", "inst-yyyyy-h100-ol89"]
+    [verdict] = result.verdicts
+    assert verdict.clause.key == "nccl_all_reduce_fabric"
+    # graded at the large-message plateau (463.90 GB/s at 8 GiB), not the 458.452
+    # "Avg bus bandwidth" of all sizes
+    assert verdict.measured == 463.9 and verdict.required == 423.0
+    assert verdict.passed
+
+
+def test_a_text_log_that_fits_two_collectives_asks_which(plan, it_lead):
+    with pytest.raises(ServiceError) as err:
+        acceptance_results.record_result(
+            plan=plan, user=it_lead, data=sample(NCCL_2NODE)
+        )
+    assert err.value.field == "clause"
+    assert not AcceptanceAttempt.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "data, why",
+    [
+        (sample(NCCL_2NODE)[:2500], "truncated"),
+        (b"%PDF-1.7 not a log", ""),
+        (b"\xff\xfe\x00garbage" * 10, ""),
+    ],
+)
+def test_an_unreadable_truncated_or_foreign_log_saves_nothing(plan, it_lead, data, why):
+    with pytest.raises(ServiceError) as err:
+        acceptance_results.record_result(
+            plan=plan, user=it_lead, data=data, clause_key="nccl_all_reduce_fabric"
+        )
+    assert err.value.field == "file"
+    assert err.value.message.startswith("This log cannot be graded: ")
+    assert why in err.value.message.lower()
+    assert not AcceptanceAttempt.objects.exists()
+    assert not AcceptanceVerdict.objects.exists()
+
+
+def test_a_failing_run_is_repaired_and_rerun_with_its_history_kept(plan, it_lead):
+    bad = acceptance_results.record_result(
+        plan=plan,
+        user=it_lead,
+        data=wrong_elements(sample(NCCL_2NODE)),
+        clause_key="nccl_all_reduce_fabric",
+    )
+    [verdict] = bad.verdicts
+    assert verdict.measured == 463.9 and not verdict.passed
+    assert "#wrong" in verdict.reason
+    row = next(s for s in standings(plan) if s.clause.key == "nccl_all_reduce_fabric")
+    assert row.status == "failed"
+    acceptance_results.record_result(
+        plan=plan,
+        user=it_lead,
+        data=sample(NCCL_2NODE),
+        note="GPU 3 of node yyyyy replaced",
+        clause_key="nccl_all_reduce_fabric",
+    )
+    row = next(s for s in standings(plan) if s.clause.key == "nccl_all_reduce_fabric")
+    assert row.status == "passed" and row.measured == 463.9
+    assert [v.attempt.number for v in row.history] == [1, 2]
+    assert [v.passed for v in row.history] == [False, True]
+    assert list(plan.attempts.values_list("passed", flat=True)) == [False, True]
+
+
+def test_thresholds_may_be_tightened_never_loosened(plan, it_lead):
+    with pytest.raises(ServiceError) as err:
+        acceptance.tighten_threshold(
+            plan=plan, user=it_lead, clause_key="nccl_all_reduce_fabric", required=400
+        )
+    assert err.value.field == "required"
+    clause = acceptance.tighten_threshold(
+        plan=plan, user=it_lead, clause_key="nccl_all_reduce_fabric", required=465
+    )
+    assert clause.required == 465 and clause.derived_required == 423.0
+    # a ceiling tightens downwards: 4 h -> 2 h
+    clause = acceptance.tighten_threshold(
+        plan=plan, user=it_lead, clause_key="service_response_sev1", required=2
+    )
+    assert clause.required == 2
+    result = acceptance_results.record_result(
+        plan=plan,
+        user=it_lead,
+        data=sample(NCCL_2NODE),
+        clause_key="nccl_all_reduce_fabric",
+    )
+    # 463.90 GB/s clears the plan's 423 but not the buyer's 465
+    assert not result.verdicts[0].passed
+    with pytest.raises(ServiceError):
+        acceptance.tighten_threshold(
+            plan=plan, user=it_lead, clause_key="nccl_all_reduce_fabric", required=470
+        )
+
+
+def test_hand_recorded_clauses_compare_with_their_threshold(plan, it_lead):
+    slow = acceptance_results.record_measurement(
+        plan=plan, user=it_lead, clause_key="service_response_sev1", measured=5
+    )
+    assert not slow.verdicts[0].passed
+    fast = acceptance_results.record_measurement(
+        plan=plan,
+        user=it_lead,
+        clause_key="service_response_sev1",
+        measured=3.5,
+        note="second test ticket",
+    )
+    assert fast.verdicts[0].passed
+    with pytest.raises(ServiceError) as err:
+        acceptance_results.record_measurement(
+            plan=plan, user=it_lead, clause_key="nccl_all_reduce_fabric", measured=500
+        )
+    assert err.value.field == "clause"
+
+
+def test_the_signed_certificate_is_frozen(plan, it_lead, manager, tmp_path):
+    acceptance_results.record_result(
+        plan=plan,
+        user=it_lead,
+        data=sample(NCCL_2NODE),
+        clause_key="nccl_all_reduce_fabric",
+    )
+    with pytest.raises(ServiceError):
+        acceptance_certificate.sign_acceptance(plan=plan, user=it_lead)
+    acceptance_certificate.sign_acceptance(plan=plan, user=manager)
+    plan.refresh_from_db()
+    with translation.override("zh-hans"):
+        zh = acceptance_certificate.certificate_pdf(plan)
+    with translation.override("en"):
+        en = acceptance_certificate.certificate_pdf(plan)
+    Bid.objects.filter(pk=plan.bid_id).update(availability_pct=90)
+    plan.clauses.filter(key="fio_read").update(required=999)
+    plan.refresh_from_db()
+    with translation.override("en"):
+        assert acceptance_certificate.certificate_pdf(plan) == en
+    text = pdf_text(en, tmp_path)
+    assert "Acceptance certificate" in text
+    assert "463.9 GB/s" in text and ">= 423 GB/s" in text
+    assert "99.5" in text and "not tested" in text
+    assert hashlib.sha256(sample(NCCL_2NODE)).hexdigest()[:20] in text
+    assert "Technical" in text and "Service" in text and "Safety" in text
+    zh_text = pdf_text(zh, tmp_path)
+    assert "验收书" in zh_text and "技术" in zh_text and "安全" in zh_text
+    with pytest.raises(ConflictError):
+        acceptance_results.record_result(
+            plan=plan,
+            user=it_lead,
+            data=sample(NCCL_2NODE),
+            clause_key="nccl_all_reduce_fabric",
+        )
