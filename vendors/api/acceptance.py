@@ -188,11 +188,6 @@ class AcceptancePlanView(ProcurementScopedMixin, APIView):
         )
 
 
-def read_upload(upload) -> bytes:
-    """At most MAX_LOG_BYTES + 1 bytes of the upload (the service refuses more)."""
-    return upload.read(MAX_LOG_BYTES + 1)
-
-
 class AcceptanceResultsView(ProcurementScopedMixin, APIView):
     """A tool's log graded against the plan (IT lead, admin): 201 with the verdicts
     per clause and node and the stragglers; 400 saying why for an unreadable,
@@ -214,7 +209,7 @@ class AcceptanceResultsView(ProcurementScopedMixin, APIView):
         result = acceptance_results.record_result(
             plan=plan,
             user=request.user,
-            data=read_upload(upload),
+            data=acceptance_results.read_upload(upload),
             filename=upload.name or "",
             node=values.get("node", ""),
             note=values.get("note", ""),

@@ -66,6 +66,12 @@ def clauses_for_log(
     return found
 
 
+def read_upload(upload) -> bytes:
+    """At most MAX_LOG_BYTES + 1 bytes of an uploaded file (`record_result` refuses
+    more), so a huge upload is never read whole."""
+    return upload.read(MAX_LOG_BYTES + 1)
+
+
 def _node_name(node: str) -> str:
     node = (node or "").strip()
     if len(node) > NODE_NAME_MAX_CHARS or any(ord(ch) < 32 for ch in node):

@@ -1,0 +1,76 @@
+"""What the acceptance tab shows, read in one place for the page (and the bid and
+vendor pages' promised-vs-measured tables)."""
+
+from __future__ import annotations
+
+from clusterbuy.models import Procurement
+
+from ..visibility import visibility_for
+from . import acceptance
+from .acceptance_certificate import (
+    CATEGORY_LABELS,
+    PROMISE_LABELS,
+    STATUS_LABELS,
+    clause_title,
+)
+from .acceptance_outcome import (
+    promises_vs_measured,
+    sizing_error,
+    tco_reforecast,
+)
+from .acceptance_standing import standings, stragglers
+
+
+def _rows(plan) -> list[dict]:
+    return [
+        {
+            "clause": row.clause,
+            "title": clause_title(row.clause.key),
+            "category_label": CATEGORY_LABELS.get(row.clause.category, ""),
+            "status": row.status,
+            "status_label": STATUS_LABELS.get(row.status, row.status),
+            "current": row.current,
+            "measured": row.measured,
+            "expected": row.expected,
+            "tightenable": row.clause.comparison in (">=", "<=")
+            and not row.history
+            and not plan.signed,
+        }
+        for row in standings(plan)
+    ]
+
+
+def promise_rows(plan) -> list[dict]:
+    return [
+        {"row": p, "label": PROMISE_LABELS.get(p.item, p.item)}
+        for p in promises_vs_measured(plan)
+    ]
+
+
+def acceptance_page_context(*, procurement: Procurement, user) -> dict:
+    plan = acceptance.plan_for(procurement)
+    shown = visibility_for(procurement=procurement, user=user)
+    if plan is None:
+        preview = acceptance.preview_clauses(procurement=procurement)
+        return {
+            "plan": None,
+            "clauses": [],
+            "preview": [{**row, "title": clause_title(row["key"])} for row in preview],
+            "has_decision": acceptance.decided_bid(procurement) is not None,
+        }
+    vendor = ""
+    if plan.bid is not None:
+        vendor = shown.label(plan.bid) if shown.blind else plan.bid.vendor.name
+    return {
+        "plan": plan,
+        "vendor": vendor,
+        "clauses": list(plan.clauses.all()),
+        "rows": _rows(plan),
+        "attempts": list(
+            plan.attempts.select_related("uploaded_by").order_by("-number")
+        ),
+        "stragglers": stragglers(plan),
+        "promises": promise_rows(plan),
+        "reforecast": None if shown.prices_hidden else tco_reforecast(plan),
+        "sizing_error": sizing_error(plan),
+    }
