@@ -128,3 +128,26 @@ def test_another_organisation_gets_404(
         == 404
     )
     assert not AcceptanceAttempt.objects.exists()
+
+
+def test_the_bid_and_the_vendor_pages_show_promised_against_measured(
+    decided, client_for, procurement, it_lead
+):
+    client = client_for(it_lead)
+    create(client, procurement)
+    client.post(
+        reverse("vendors:acceptance-delivery", args=[procurement.pk]),
+        {"delivered_on": "2099-01-01"},
+    )
+    bid_page = client.get(
+        reverse("vendors:bid-detail", args=[procurement.pk, decided.pk]), **EN
+    ).content.decode()
+    assert 'id="bid-acceptance"' in bid_page
+    # 400 Gb/s per GPU promised, no ib_write_bw result yet
+    assert 'data-item="network_gbps_per_gpu"' in bid_page
+    assert 'data-item="delivery"' in bid_page and "2099-01-01" in bid_page
+    vendor_page = client.get(
+        reverse("vendors:vendor-detail", args=[decided.vendor_id]), **EN
+    ).content.decode()
+    assert 'id="vendor-track-record"' in vendor_page
+    assert 'data-item="storage_read_gbs"' in vendor_page

@@ -254,24 +254,3 @@ def tco_reforecast(plan: AcceptancePlan) -> TcoReforecast | None:
         cost_per_effective_gpu_hour=again["result"]["cost_per_gpu_hour"],
         performance_measured=measured,
     )
-
-
-def vendor_track_record(vendor) -> list[dict]:
-    """Each signed or running acceptance of bids this vendor won, for its page: the
-    promises with what was measured (future procurements read them)."""
-    out = []
-    plans = (
-        AcceptancePlan.objects.filter(bid__vendor=vendor)
-        .select_related("procurement", "bid")
-        .order_by("-created_at")
-    )
-    for plan in plans:
-        out.append(
-            {
-                "plan": plan,
-                "procurement": plan.procurement,
-                "rows": promises_vs_measured(plan),
-                "signed": plan.signed,
-            }
-        )
-    return out

@@ -74,3 +74,28 @@ def acceptance_page_context(*, procurement: Procurement, user) -> dict:
         "reforecast": None if shown.prices_hidden else tco_reforecast(plan),
         "sizing_error": sizing_error(plan),
     }
+
+
+def promises_for_bid(bid) -> list[dict]:
+    """The bid's promises against the acceptance results, when it is the bid the
+    procurement's acceptance plan holds to its word ([] otherwise)."""
+    plan = acceptance.plan_for(bid.procurement)
+    if plan is None or plan.bid_id != bid.pk:
+        return []
+    return promise_rows(plan)
+
+
+def vendor_track_record(vendor) -> list[dict]:
+    """Each acceptance of a bid this vendor won, newest first, with the promises
+    against what was measured: what a future procurement reads on its page."""
+    from ..models import AcceptancePlan
+
+    plans = (
+        AcceptancePlan.objects.filter(bid__vendor=vendor)
+        .select_related("procurement", "bid", "bid__vendor")
+        .order_by("-created_at")
+    )
+    return [
+        {"plan": plan, "procurement": plan.procurement, "promises": promise_rows(plan)}
+        for plan in plans
+    ]
