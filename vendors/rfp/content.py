@@ -393,7 +393,11 @@ def _acceptance(data: dict) -> list[dict]:
     published before there were any has none."""
     from clusterbuy.engine.numbers import number
 
-    from ..services.acceptance_certificate import CATEGORY_LABELS, clause_title
+    from ..services.acceptance_certificate import (
+        CATEGORY_LABELS,
+        clause_title,
+        unit_label,
+    )
 
     rows = []
     for index, c in enumerate(data.get("acceptance") or [], start=1):
@@ -402,7 +406,9 @@ def _acceptance(data: dict) -> list[dict]:
         elif c.get("required") is None:
             required = "—"
         else:
-            required = f"{c['comparison']} {number(c['required'], 2)} {c['unit']}"
+            required = (
+                f"{c['comparison']} {number(c['required'], 2)} {unit_label(c['unit'])}"
+            )
         rows.append(
             {
                 "number": index,

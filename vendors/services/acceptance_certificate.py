@@ -54,7 +54,7 @@ CLAUSE_TITLES = {
     "service_response_sev2": gettext_lazy("Response time, severity 2"),
     "service_response_sev3": gettext_lazy("Response time, severity 3"),
     "service_onsite": gettext_lazy("On-site arrival"),
-    "service_availability": gettext_lazy("Availability"),
+    "service_availability": gettext_lazy("Service availability"),
     "service_warranty": gettext_lazy("Warranty"),
     "safety_peak_power": gettext_lazy("Peak power within the stated power"),
     "safety_electrical": gettext_lazy("Electrical safety inspection"),
@@ -78,6 +78,15 @@ PROMISE_LABELS = {
     "promised_tokens_per_s": gettext_lazy("Serving throughput"),
     "promised_training_days": gettext_lazy("Training time"),
 }
+
+
+UNIT_LABELS = {"years": gettext_lazy("years")}
+
+
+def unit_label(unit: str) -> str:
+    """A clause's unit as shown: the words translated, the symbols as they are."""
+    label = UNIT_LABELS.get(unit)
+    return str(label) if label is not None else unit
 
 
 def clause_title(key: str) -> str:
@@ -190,7 +199,8 @@ def _required_text(clause: dict) -> str:
         return _("pass")
     if clause["required"] is None:
         return "—"
-    return f"{clause['comparison']} {number(clause['required'], 1)} {clause['unit']}"
+    required = number(clause["required"], 1)
+    return f"{clause['comparison']} {required} {unit_label(clause['unit'])}"
 
 
 def _measured_text(clause: dict) -> str:
@@ -198,7 +208,7 @@ def _measured_text(clause: dict) -> str:
         return "—"
     if clause["comparison"] == "pass":
         return _("passed") if clause["status"] == "passed" else _("failed")
-    return f"{number(clause['measured'], 1)} {clause['unit']}"
+    return f"{number(clause['measured'], 1)} {unit_label(clause['unit'])}"
 
 
 def certificate_context(snapshot: dict, *, draft: bool) -> dict:

@@ -12,6 +12,7 @@ from .acceptance_certificate import (
     PROMISE_LABELS,
     STATUS_LABELS,
     clause_title,
+    unit_label,
 )
 from .acceptance_outcome import (
     promises_vs_measured,
@@ -26,6 +27,7 @@ def _rows(plan) -> list[dict]:
         {
             "clause": row.clause,
             "title": clause_title(row.clause.key),
+            "unit": unit_label(row.clause.unit),
             "category_label": CATEGORY_LABELS.get(row.clause.category, ""),
             "status": row.status,
             "status_label": STATUS_LABELS.get(row.status, row.status),
