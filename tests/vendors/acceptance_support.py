@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from pathlib import Path
 
@@ -16,6 +17,9 @@ SAMPLES = Path(__file__).parent / "engine" / "acceptance" / "samples"
 #: 2 x BM.GPU.H100.8 (OCI), 16 ranks, all_reduce_perf -b 1G -e 16G -f 2: 463.90
 #: GB/s busbw at 8 GiB, 464.57 at 16 GiB (the sample's README names the source).
 NCCL_2NODE = "nccl_all_reduce_2node_h100_oci.txt"
+#: 2 x 8 GPUs, alltoall_perf -b 1k -e 8G (nccl-tests 2.18.3, prints its program):
+#: plateau (>= 2 GiB) 17.49, 24.97, 32.65 GB/s busbw -> 24.97.
+ALLTOALL_2NODE = "nccl_alltoall_2node_16gpu.txt"
 RATIONALE = "均衡方案，服务最好。Balanced design, best service."
 
 
@@ -29,6 +33,18 @@ def wrong_elements(data: bytes) -> bytes:
     row = b"34719  247.41  463.90      0"
     assert row in data
     return data.replace(row, b"34719  247.41  463.90      3")
+
+
+def legacy_unchecked(data: bytes) -> bytes:
+    """The log as an nccl-tests older than the program line prints it, run with
+    validation off (-c 0): every #wrong "N/A", so the table cannot tell alltoall
+    from all_gather."""
+    lines = [
+        line
+        for line in data.splitlines(keepends=True)
+        if b"Collective test" not in line and b"nccl-tests version" not in line
+    ]
+    return re.sub(rb"(?m)^(\s+(?:\S+\s+){8})0(?=\s)", rb"\1N/A", b"".join(lines))
 
 
 def load_catalog() -> None:

@@ -12,8 +12,10 @@ from django.utils import translation
 
 from clusterbuy.services import ConflictError, ServiceError
 from tests.vendors.acceptance_support import (  # noqa: F401 (fixture)
+    ALLTOALL_2NODE,
     NCCL_2NODE,
     decided,
+    legacy_unchecked,
     load_catalog,
     sample,
     wrong_elements,
@@ -120,13 +122,39 @@ def test_a_passing_log_is_stored_with_its_hash_and_graded(plan, it_lead):
     assert verdict.passed
 
 
-def test_a_text_log_that_fits_two_collectives_asks_which(plan, it_lead):
+def test_the_log_tells_its_collective_so_no_clause_is_named(plan, it_lead):
+    # The OCI log predates the program line: its table tells (redop "sum", size =
+    # count x 4 B, busbw / algbw = 463.90 / 247.41 = 1.875 = 2 x 15/16: all-reduce)
+    reduce = acceptance_results.record_result(
+        plan=plan, user=it_lead, data=sample(NCCL_2NODE)
+    )
+    assert [(v.clause.key, v.measured, v.passed) for v in reduce.verdicts] == [
+        ("nccl_all_reduce_fabric", 463.9, True)
+    ]
+    # "# Collective test starting: alltoall_perf": 24.97 GB/s against 0.9 x 0.8 x
+    # 3200 Gb/s / 8 / 8 GPUs = 36 GB/s
+    a2a = acceptance_results.record_result(
+        plan=plan, user=it_lead, data=sample(ALLTOALL_2NODE)
+    )
+    assert [(v.clause.key, v.measured, v.required, v.passed) for v in a2a.verdicts] == [
+        ("nccl_all_to_all_fabric", 24.97, 36.0, False)
+    ]
+    assert a2a.attempt.operation == "all_to_all"
+
+
+def test_a_log_that_cannot_tell_its_collective_asks_which(plan, it_lead):
+    data = legacy_unchecked(sample(ALLTOALL_2NODE))
     with pytest.raises(ServiceError) as err:
-        acceptance_results.record_result(
-            plan=plan, user=it_lead, data=sample(NCCL_2NODE)
-        )
+        acceptance_results.record_result(plan=plan, user=it_lead, data=data)
     assert err.value.field == "clause"
+    assert "nccl_all_reduce_fabric, nccl_all_to_all_fabric" in err.value.message
     assert not AcceptanceAttempt.objects.exists()
+    named = acceptance_results.record_result(
+        plan=plan, user=it_lead, data=data, clause_key="nccl_all_to_all_fabric"
+    )
+    [verdict] = named.verdicts
+    assert verdict.measured == 24.97 and not verdict.passed
+    assert "validation off (#wrong N/A) at 1024 B" in verdict.reason
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,10 @@ import io
 import pytest
 
 from tests.vendors.acceptance_support import (  # noqa: F401 (fixture)
+    ALLTOALL_2NODE,
     NCCL_2NODE,
     decided,
+    legacy_unchecked,
     sample,
     wrong_elements,
 )
@@ -104,10 +106,24 @@ def test_an_unreadable_truncated_or_foreign_log_answers_400_and_saves_nothing(
     assert AuditEntry.objects.count() == audit
 
 
+def test_a_log_that_tells_its_collective_needs_no_clause(planned_api, procurement):
+    response = upload(planned_api, procurement, sample(ALLTOALL_2NODE))
+    assert response.status_code == 201, response.content
+    [verdict] = response.json()["verdicts"]
+    assert (verdict["clause"], verdict["measured"], verdict["passed"]) == (
+        "nccl_all_to_all_fabric",
+        24.97,
+        False,
+    )
+
+
 def test_an_ambiguous_text_log_asks_for_the_clause(planned_api, procurement):
-    response = upload(planned_api, procurement, sample(NCCL_2NODE))
+    response = upload(
+        planned_api, procurement, legacy_unchecked(sample(ALLTOALL_2NODE))
+    )
     assert response.status_code == 400
     assert "nccl_all_to_all_fabric" in response.json()["clause"][0]
+    assert not AcceptanceAttempt.objects.exists()
 
 
 def test_a_viewer_and_a_manager_cannot_push_results(

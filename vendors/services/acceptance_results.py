@@ -21,6 +21,7 @@ from ..engine.acceptance import (
     ClauseSpec,
     LogFormatError,
     ParsedLog,
+    clauses_for_log,
     grade_clause,
     merge_logs,
     parse_log,
@@ -34,7 +35,6 @@ from ..models import (
 )
 from ..models.acceptance import MAX_LOG_BYTES, NODE_NAME_MAX_CHARS
 from .acceptance import CLAUSE_FIELDS, assert_open, require
-from .acceptance_inputs import DEFAULT_GPUS_PER_NODE
 from .audit import record_audit
 
 
@@ -42,28 +42,6 @@ def spec_of(clause: AcceptanceClause) -> ClauseSpec:
     values = {k: getattr(clause, k) for k in CLAUSE_FIELDS}
     values["operation"] = clause.operation or None
     return ClauseSpec(**values)
-
-
-def clauses_for_log(
-    clauses: list[AcceptanceClause], log: ParsedLog, *, gpus_per_node: int
-) -> list[AcceptanceClause]:
-    """The clauses a parsed log grades: the same tool, a metric the log measured (or
-    a pass/fail clause), the same collective; a collective within one node or across
-    the fabric by the hosts and GPUs the log shows. (Asked of the engine in
-    acceptance_changes.md, item 1.)"""
-    metrics = {m.metric for m in log.measurements}
-    found = [
-        c
-        for c in clauses
-        if c.tool == log.tool
-        and (c.metric in metrics or c.comparison == "pass")
-        and (not c.operation or not log.operation or c.operation == log.operation)
-    ]
-    if any(c.operation for c in found):
-        across = len(log.hosts) > 1 or (log.gpu_count or 0) > gpus_per_node
-        scoped = [c for c in found if (c.scope == "cluster") == across]
-        return scoped
-    return found
 
 
 def read_upload(upload) -> bytes:
@@ -102,11 +80,9 @@ def _matched_clauses(
     """The clauses ``log`` grades (narrowed to ``clause_key`` when given); refused
     when none does, when it fits several collectives and none was named, or when a
     per-node clause gets a log that does not say its host."""
-    clauses = clauses_for_log(
-        list(plan.clauses.all()),
-        log,
-        gpus_per_node=int(plan.inputs.get("gpus_per_node") or DEFAULT_GPUS_PER_NODE),
-    )
+    stored = {c.key: c for c in plan.clauses.all()}
+    keys = [c.key for c in clauses_for_log([spec_of(c) for c in stored.values()], log)]
+    clauses = [stored[key] for key in keys]
     if clause_key:
         clauses = [c for c in clauses if c.key == clause_key]
     if not clauses:

@@ -280,7 +280,7 @@ def _collectives_huawei(inputs: AcceptanceInputs) -> list[ClauseSpec]:
                 env.ASCEND_SOURCE,
                 "0.9 x 0.80 x line rate per NPU (assumed share; no Huawei figure)",
                 gpus=total,
-                operation="alltoall",
+                operation="all_to_all",
             )
         )
     return found
