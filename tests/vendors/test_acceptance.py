@@ -65,6 +65,10 @@ def test_the_plan_from_the_decided_bid_derives_each_threshold(plan, decided):
     assert clauses["fio_read"].required == 80.0
     assert clauses["fio_write"].required == 40.0
     assert clauses["burn_in"].required == 72.0
+    # HPL per node from the catalog's FP64 tensor peak (H100 SXM 67 TFLOPS, its
+    # datasheet): 0.9 x (365.4 / 536) x 8 x 67 = 328.86 TFLOPS
+    assert clauses["hpl_node"].required == 328.86
+    assert "FP64 Tensor Core 67 TFLOPS" in clauses["hpl_node"].source
     # the bid's SLA and the safety checks close the list
     assert clauses["service_response_sev1"].required == 4.0
     assert clauses["service_response_sev1"].comparison == "<="
@@ -74,6 +78,23 @@ def test_the_plan_from_the_decided_bid_derives_each_threshold(plan, decided):
     assert {c.category for c in clauses.values()} == {"technical", "service", "safety"}
     orders = [c.order for c in plan.clauses.all()]
     assert orders == sorted(orders) and len(set(orders)) == len(orders)
+
+
+def test_the_fp64_figure_changes_no_sizing_record(db):
+    """The catalog's FP64 columns feed the acceptance plan only: the sizing engine's
+    record of every accelerator is the same with them or without."""
+    from sizing.models import Accelerator as CatalogRow
+    from sizing.reference_data import accelerator_from_row, read_accelerator_rows
+
+    load_catalog()
+    assert CatalogRow.objects.get(key="h100-sxm-80gb").fp64_tflops == 67.0
+    assert CatalogRow.objects.get(key="h200-sxm-141gb").fp64_tflops == 67.0
+    assert CatalogRow.objects.get(key="a100-sxm-80gb").fp64_tflops == 19.5
+    assert CatalogRow.objects.get(key="h20-sxm-96gb").fp64_tflops == 1.0
+    assert CatalogRow.objects.get(key="ascend910b-oam-64gb").fp64_tflops is None
+    for row in read_accelerator_rows():
+        bare = {k: v for k, v in row.items() if not k.startswith("fp64_")}
+        assert accelerator_from_row(row) == accelerator_from_row(bare)
 
 
 def test_before_a_decision_the_plan_comes_from_the_sizing_plan(

@@ -149,7 +149,8 @@ def acceptance_inputs(
         scaleup_link=link or "",
         scaleup_bw_gbs=float(row.scaleup_gbs_per_gpu or 0.0),
         hbm_bw_tbs=float(row.mem_bw_tbs or 0.0),
-        fp64_tflops=None,  # the catalog holds no FP64 figure (acceptance_changes.md)
+        fp64_tflops=row.fp64_tflops,
+        fp64_source=f"FP64 peak: {row.fp64_source}" if row.fp64_source else "",
         nics_per_node=gpus_per_node if nic_gbps else 0,
         nic_gbps=float(nic_gbps or 0.0),
         storage_read_gbs=read_gbs,

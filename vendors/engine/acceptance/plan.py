@@ -301,8 +301,9 @@ def _hpl_and_storage(inputs: AcceptanceInputs) -> list[ClauseSpec]:
                 "node",
                 f"mpirun -np {inputs.gpus_per_node} ./hpl.sh --dat HPL.dat"
                 "  (NVIDIA HPC-Benchmarks container; residual must be PASSED)",
-                env.HPL_SOURCE,
-                f"{env.FRACTION} x (365/536) x {peak:g} TFLOPS FP64 peak per node",
+                "; ".join(x for x in (env.HPL_SOURCE, inputs.fp64_source) if x),
+                f"{env.FRACTION} x (365.4/536) x {peak:g} TFLOPS FP64 peak per node"
+                f" ({inputs.gpus_per_node} x {inputs.fp64_tflops:g})",
             )
         )
     fio = (
