@@ -20,6 +20,7 @@ from tests.vendors.acceptance_support import (  # noqa: F401 (fixture)
     sample,
     wrong_elements,
 )
+from tests.vendors.test_delivered import h200_plan  # noqa: F401 (fixture)
 from tests.vendors.test_prescoring import planned  # noqa: F401 (fixture)
 from vendors.models import (
     AcceptanceAttempt,
@@ -27,7 +28,12 @@ from vendors.models import (
     AcceptanceVerdict,
     Bid,
 )
-from vendors.services import acceptance, acceptance_certificate, acceptance_results
+from vendors.services import (
+    acceptance,
+    acceptance_certificate,
+    acceptance_outcome,
+    acceptance_results,
+)
 from vendors.services.acceptance_standing import standings
 
 
@@ -308,3 +314,36 @@ def test_the_signed_certificate_is_frozen(plan, it_lead, manager, tmp_path):
             data=sample(NCCL_2NODE),
             clause_key="nccl_all_reduce_fabric",
         )
+
+
+def test_a_training_plan_is_held_to_its_throughput(h200_plan, procurement, it_lead):
+    """Before a decision, from the sizing plan: Llama 3.1 70B, 500 B tokens, planned
+    on 104 x H200 SXM in 64.48 days (test_delivered), so the cluster must train at
+    500e9 / (64.48 x 86 400 s) = 89 749.5 tokens/s or faster."""
+    plan = acceptance.create_acceptance_plan(procurement=procurement, user=it_lead)
+    workload = by_key(plan)["workload"]
+    assert (workload.metric, workload.unit, workload.comparison) == (
+        "tokens_per_s",
+        "tokens/s",
+        ">=",
+    )
+    assert workload.required == pytest.approx(89_749.5, rel=1e-4)
+    slow = acceptance_results.record_measurement(
+        plan=plan, user=it_lead, clause_key="workload", measured=80_000.0
+    )
+    assert slow.verdicts[0].passed is False
+    fast = acceptance_results.record_measurement(
+        plan=plan,
+        user=it_lead,
+        clause_key="workload",
+        measured=92_000.0,
+        note="NCCL_IB_HCA fixed",
+    )
+    assert fast.verdicts[0].passed is True
+    row = next(s for s in standings(plan) if s.clause.key == "workload")
+    assert row.status == "passed" and row.measured == 92_000.0
+    assert [v.passed for v in row.history] == [False, True]
+    # the calibration loop: (92 000 - 89 749.5) / 89 749.5 = +2.51 %
+    error = acceptance_outcome.sizing_error(plan)
+    assert error.kind == "training" and error.unit == "tokens/s"
+    assert error.error_pct == pytest.approx(2.51, abs=0.01)

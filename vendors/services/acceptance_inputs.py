@@ -292,10 +292,6 @@ def clause_rows(inputs: AcceptanceInputs, bid: Bid | None) -> list[dict]:
     rows = [dataclasses.asdict(spec) for spec in build_clauses(inputs)]
     for row in rows:
         row["operation"] = row.get("operation") or ""
-        if row["key"] == "workload" and inputs.workload_unit == "tokens/s":
-            # The engine reads a training target as a step time (<=); ours is the
-            # cluster's training throughput (acceptance_changes.md, item 5).
-            row.update(metric="tokens_per_s", comparison=">=")
     keys = {row["key"] for row in rows}
     extra = [
         {"gpus": None, "operation": "", **r}

@@ -346,23 +346,46 @@ def _hpl_and_storage(inputs: AcceptanceInputs) -> list[ClauseSpec]:
     return found
 
 
+def workload_comparison(unit: str | None, kind: str | None) -> tuple[str, str]:
+    """(metric, comparison) of the workload clause, from its unit: a step time in
+    seconds is a ceiling ("<="), a throughput (tokens/s, samples/s ...) a floor
+    (">="); without a unit, training means step time and serving throughput
+    (acceptance_changes.md, request 5)."""
+    if unit is None:
+        unit = "s" if kind == "training" else "tokens/s"
+    if unit == "s":
+        return "step_time_s", "<="
+    return "tokens_per_s" if unit == "tokens/s" else "throughput", ">="
+
+
 def _workload_and_burn_in(inputs: AcceptanceInputs) -> list[ClauseSpec]:
     found = []
     if inputs.workload_kind and inputs.workload_target:
         training = inputs.workload_kind == "training"
+        unit = inputs.workload_unit or ("s" if training else "tokens/s")
+        metric, comparison = workload_comparison(unit, inputs.workload_kind)
+        if not training:
+            command = "the plan's model: serving throughput at the SLO"
+        elif comparison == "<=":
+            command = (
+                "the plan's model: training step time (median of 100 steps after"
+                " warm-up)"
+            )
+        else:
+            command = (
+                "the plan's model: training throughput (tokens/s over 100 steps after"
+                " warm-up, the cluster's sum)"
+            )
         found.append(
             _clause(
                 "workload",
                 "workload",
-                "step_time_s" if training else "tokens_per_s",
-                inputs.workload_unit or ("s" if training else "tokens/s"),
-                "<=" if training else ">=",
+                metric,
+                unit,
+                comparison,
                 inputs.workload_target,
                 "cluster",
-                "the plan's model: training step time (median of 100 steps after"
-                " warm-up)"
-                if training
-                else "the plan's model: serving throughput at the SLO",
+                command,
                 "the sizing plan's prediction",
                 "1.0 x the plan's figure",
             )

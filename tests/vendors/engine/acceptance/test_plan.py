@@ -119,6 +119,27 @@ def test_training_step_time_is_at_most():
     assert (w.metric, w.comparison, w.required) == ("step_time_s", "<=", 1.2)
 
 
+def test_training_throughput_is_at_least_and_a_slower_promise_does_not_loosen_it():
+    # the app's training target: the cluster's tokens/s (tokens / predicted days)
+    training = replace(
+        H200_2x8,
+        workload_kind="training",
+        workload_target=34722.22,
+        workload_unit="tokens/s",
+        promised={"workload": 30000.0},
+    )
+    w = by_key(training)["workload"]
+    assert (w.metric, w.unit, w.comparison, w.required) == (
+        "tokens_per_s",
+        "tokens/s",
+        ">=",
+        34722.22,
+    )
+    assert "training throughput" in w.command
+    faster = by_key(replace(training, promised={"workload": 40000.0}))["workload"]
+    assert faster.required == 40000.0
+
+
 def test_ascend_gets_hccl_clauses():
     ascend = AcceptanceInputs(
         accelerator_key="ascend910b-oam-64gb",
