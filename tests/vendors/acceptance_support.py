@@ -47,18 +47,40 @@ def legacy_unchecked(data: bytes) -> bytes:
     return re.sub(rb"(?m)^(\s+(?:\S+\s+){8})0(?=\s)", rb"\1N/A", b"".join(lines))
 
 
+def one_node_all_reduce(data: bytes, host: str, busbw_gbs: float) -> bytes:
+    """The 2-node OCI all-reduce made one node's 8-GPU run: ranks 8-15 dropped, the
+    host renamed, every row's busbw scaled so the 8 GiB row (the plateau's median)
+    reads ``busbw_gbs``, and algbw = busbw x 8 / 14 (all-reduce on 8 ranks:
+    busbw = algbw x 2(n-1)/n)."""
+    factor = busbw_gbs / 463.90
+    out = []
+    for line in data.decode().splitlines():
+        fields = line.split()
+        if line.startswith("#  Rank") and int(fields[2]) >= 8:
+            continue
+        if len(fields) == 13 and fields[0].isdigit():
+            for bus in (7, 11):
+                value = round(float(fields[bus]) * factor, 2)
+                fields[bus] = f"{value:.2f}"
+                fields[bus - 1] = f"{value * 8 / 14:.2f}"
+            line = "  ".join(fields)
+        out.append(line.replace("inst-xxxxx-h100-ol89", host))
+    return ("\n".join(out) + "\n").encode()
+
+
 def load_catalog() -> None:
     call_command("load_catalog", stdout=open("/dev/null", "w"))
 
 
-def decided_bid(procurement, org, manager, **values):
-    """A bid for 16 x H100 SXM in 2 nodes with an SLA, chosen by the manager."""
+def decided_bid(procurement, org, manager, *, gpu_count=16, nodes=2, **values):
+    """A bid for 16 x H100 SXM in 2 nodes (or as given) with an SLA, chosen by the
+    manager."""
     load_catalog()
     bid = make_bid(
         procurement,
         make_vendor(org, "Balanced Systems"),
-        gpu_count=16,
-        nodes=2,
+        gpu_count=gpu_count,
+        nodes=nodes,
         delivery_weeks=6,
         response_hours={"sev1": 4},
         availability_pct=99.5,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db import transaction
 from django.db.models import Max
@@ -20,6 +20,7 @@ from clusterbuy.services import ServiceError
 from ..engine.acceptance import (
     ClauseSpec,
     LogFormatError,
+    Measurement,
     ParsedLog,
     clauses_for_log,
     grade_clause,
@@ -185,29 +186,52 @@ def record_result(
 
 
 def _grade(plan: AcceptancePlan, clause: AcceptanceClause, log: ParsedLog):
-    """The clause graded on ``log``; a per-node clause over the fleet: the log
-    merged with the latest stored log of every other node (re-parsed from its
-    bytes), so stragglers are named against the fleet's median (`merge_logs`)."""
+    """The clause graded on ``log``; a per-node (or per-NIC) clause over the fleet:
+    the log merged with the latest stored figure of every other node (`merge_logs`),
+    so stragglers are named against the fleet's median."""
     nodes = int(plan.inputs.get("nodes") or 1)
     if clause.scope == "cluster":
         return grade_clause(spec_of(clause), log, expected_hosts=nodes)
-    latest: dict[str, AcceptanceAttempt] = {}
-    for verdict in (
-        AcceptanceVerdict.objects.filter(clause=clause)
-        .select_related("attempt")
-        .order_by("attempt__number")
-    ):
-        latest[verdict.attempt.node or verdict.node] = verdict.attempt
-    others = []
-    for attempt in {a.pk: a for a in latest.values()}.values():
-        if set(attempt.hosts) & set(log.hosts) or attempt.tool != log.tool:
-            continue
+    return grade_clause(spec_of(clause), _fleet_log(plan, clause, log))
+
+
+def _fleet_log(
+    plan: AcceptancePlan, clause: AcceptanceClause, log: ParsedLog
+) -> ParsedLog:
+    """``log`` joined with, for every node (or NIC) it does not measure, the figure
+    of the latest earlier attempt that measured it (re-parsed from its stored
+    bytes). Keyed by the figure's node, not the attempt's: one attempt holds every
+    node it was merged with, and one node has one attempt per NIC."""
+    latest: dict[str, tuple[int, ParsedLog, Measurement]] = {}
+    earlier = (
+        plan.attempts.filter(tool=log.tool, verdicts__clause=clause)
+        .distinct()
+        .order_by("number")
+    )
+    for attempt in earlier:
         try:
-            others.append(parse_log(bytes(attempt.log), node=attempt.node or None))
+            parsed = parse_log(bytes(attempt.log), node=attempt.node or None)
         except LogFormatError:
             continue
-    merged = merge_logs([*others, log]) if others else log
-    return grade_clause(spec_of(clause), merged, expected_hosts=None)
+        for m in parsed.measurements:
+            if m.metric == clause.metric and m.node:
+                latest[m.node] = (attempt.number, parsed, m)
+    here = {m.node for m in log.measurements if m.node}
+    kept: dict[int, tuple[ParsedLog, list[Measurement]]] = {}
+    for node, (number, parsed, m) in latest.items():
+        if node not in here:
+            kept.setdefault(number, (parsed, []))[1].append(m)
+    if not kept:
+        return log
+    others = [
+        replace(
+            parsed,
+            measurements=tuple(figures),
+            hosts=tuple(h for h in parsed.hosts if any(h in m.node for m in figures)),
+        )
+        for parsed, figures in kept.values()
+    ]
+    return merge_logs([*others, log])
 
 
 def meets(comparison: str, measured: float, required: float | None) -> bool:
