@@ -4,6 +4,7 @@ graded from real-format tool logs and stored with their hashes all or nothing, a
 failing clause repaired and rerun with its history kept, thresholds tightened only,
 and the 验收书 frozen at the signature."""
 
+import datetime as dt
 import hashlib
 import subprocess
 
@@ -15,6 +16,7 @@ from tests.vendors.acceptance_support import (  # noqa: F401 (fixture)
     ALLTOALL_2NODE,
     NCCL_2NODE,
     decided,
+    decided_bid,
     legacy_unchecked,
     load_catalog,
     sample,
@@ -27,6 +29,7 @@ from vendors.models import (
     AcceptancePlan,
     AcceptanceVerdict,
     Bid,
+    Decision,
 )
 from vendors.services import (
     acceptance,
@@ -347,3 +350,61 @@ def test_a_training_plan_is_held_to_its_throughput(h200_plan, procurement, it_le
     error = acceptance_outcome.sizing_error(plan)
     assert error.kind == "training" and error.unit == "tokens/s"
     assert error.error_pct == pytest.approx(2.51, abs=0.01)
+
+
+def test_the_tco_reforecast_charges_the_measured_shortfall_and_the_delay(
+    h200_plan, org, procurement, manager, it_lead
+):
+    """104 x H200 bought for the 70B run (89 749.5 tokens/s planned), delivered 30
+    days after the promised date, measured at 80 774.55 tokens/s (0.9 x plan):
+    the useful GPU-hours shrink by 0.9 and by the share of the horizon left, and the
+    same total cost is spread over them (cost per effective GPU-hour)."""
+    bid = decided_bid(
+        procurement,
+        org,
+        manager,
+        accelerator="h200-sxm-141gb",
+        gpu_count=104,
+        nodes=13,
+    )
+    plan = acceptance.create_acceptance_plan(procurement=procurement, user=it_lead)
+    due = acceptance_outcome.promised_date(plan)
+    assert due == Decision.objects.get().decided_at.date() + dt.timedelta(weeks=6)
+    acceptance.record_delivery(
+        plan=plan, user=it_lead, delivered_on=due + dt.timedelta(days=30)
+    )
+    target = by_key(plan)["workload"].required
+    assert target == pytest.approx(89_749.5, rel=1e-4)
+    acceptance_results.record_measurement(
+        plan=plan, user=it_lead, clause_key="workload", measured=0.9 * target
+    )
+    plan.refresh_from_db()
+    tco = acceptance_outcome.tco_reforecast(plan)
+    horizon = procurement.horizon_years
+    assert tco.horizon_years == horizon and tco.delay_days == 30
+    assert tco.performance_ratio == pytest.approx(0.9)
+    # the horizon's days less the 30 lost: 1 - 30 / (365 x horizon)
+    share = 1 - 30 / (365 * horizon)
+    assert tco.available_share == pytest.approx(share)
+    assert tco.effective_utilization == pytest.approx(
+        tco.planned_utilization * 0.9 * share
+    )
+    # the same spend over 104 GPUs x 8 760 h x horizon x the effective utilisation
+    hours = 104 * 8760 * horizon * tco.planned_utilization * 0.9 * share
+    assert tco.cost_per_effective_gpu_hour == pytest.approx(
+        tco.total_cost / hours, rel=1e-4
+    )
+    planned_hours = 104 * 8760 * horizon * tco.planned_utilization
+    assert tco.cost_per_gpu_hour == pytest.approx(
+        tco.total_cost / planned_hours, rel=1e-4
+    )
+    assert bid.gpu_count == 104 and tco.performance_measured
+    # by hand, horizon 5 years, the TCO's default utilisation 0.7:
+    # 0.7 x 0.9 x (1 - 30 / 1825) = 0.61964; 104 x 8760 x 5 = 4 555 200 GPU-hours;
+    # 24 465 631.14 CNY / (4 555 200 x 0.7) = 7.6727 CNY planned,
+    # 24 465 631.14 / (4 555 200 x 0.61964) = 8.6678 CNY per effective GPU-hour
+    assert (horizon, tco.planned_utilization) == (5, 0.7)
+    assert tco.effective_utilization == pytest.approx(0.61964, abs=1e-5)
+    assert tco.total_cost == pytest.approx(24_465_631.14, abs=0.01)
+    assert tco.cost_per_gpu_hour == pytest.approx(7.6727, abs=1e-4)
+    assert tco.cost_per_effective_gpu_hour == pytest.approx(8.6678, abs=1e-4)
