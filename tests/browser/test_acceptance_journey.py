@@ -54,6 +54,15 @@ def test_acceptance_journey_from_decision_to_certificate(
         page.context.close()
 
 
+def conclusion(language: str, code: str) -> str:
+    from django.utils import translation
+
+    from vendors.services.acceptance_certificate import conclusion_label
+
+    with translation.override(language):
+        return conclusion_label(code)
+
+
 def _row(page, key: str):
     return page.locator(f'#clauses tr[data-clause="{key}"]')
 
@@ -103,8 +112,22 @@ def journey(page, watch, language, procurement, it_lead, manager, bad, good):
     log_in(page, manager.username, submit=_("Log in"))
     page.goto(f"/procurements/{procurement.pk}/acceptance/")
     expect(page.locator("#upload")).to_have_count(0)
-    page.locator("#sign-certificate").click()
-    expect(page.locator("#signed-badge")).to_be_visible()
+    # one clause passed, the rest untested: the record can only be signed as
+    # incomplete (未完成), which does not accept the cluster
+    incomplete = conclusion(language, "incomplete")
+    expect(page.locator("#conclusion")).to_have_attribute(
+        "data-conclusion", "incomplete"
+    )
+    expect(page.locator("#conclusion")).to_contain_text(
+        _("Acceptance conclusion: %(conclusion)s", conclusion=incomplete)
+    )
+    sign = page.locator("#sign-certificate")
+    expect(sign).to_have_text(_("Sign the record as incomplete"))
+    sign.click()
+    badge = page.locator("#signed-badge")
+    expect(badge).to_have_attribute("data-conclusion", "incomplete")
+    expect(badge).to_contain_text(incomplete)
+    expect(badge).to_have_class(re.compile(r"\bbad\b"))
     expect(page.locator("#sign")).to_have_count(0)
     watch.step("signed")
     download = click_to_download(page, page.locator("#certificate-link"))
@@ -114,6 +137,12 @@ def journey(page, watch, language, procurement, it_lead, manager, bad, good):
     assert _("All-reduce across the nodes") in text
     assert "463.9 GB/s" in text and ">= 423 GB/s" in text
     assert _("passed") in text and _("not tested") in text
+    assert _("Acceptance conclusion: %(conclusion)s", conclusion=incomplete) in text
+    assert "".join(
+        _(
+            "This record does not accept the cluster: not every clause was tested."
+        ).split()
+    ) in "".join(text.split())
     assert manager.username in text
     assert re.search(_("Signatures"), text)
 

@@ -408,3 +408,138 @@ def test_the_tco_reforecast_charges_the_measured_shortfall_and_the_delay(
     assert tco.total_cost == pytest.approx(24_465_631.14, abs=0.01)
     assert tco.cost_per_gpu_hour == pytest.approx(7.6727, abs=1e-4)
     assert tco.cost_per_effective_gpu_hour == pytest.approx(8.6678, abs=1e-4)
+
+
+def flat(text: str) -> str:
+    """pdftotext's text without its line breaks and padding (long lines wrap)."""
+    return "".join(text.split())
+
+
+def test_a_failed_record_is_signed_as_not_accepted_and_never_shown_accepted(
+    plan, it_lead, manager, tmp_path, client_for
+):
+    acceptance_results.record_result(
+        plan=plan, user=it_lead, data=wrong_elements(sample(NCCL_2NODE))
+    )
+    acceptance_results.record_result(
+        plan=plan, user=it_lead, data=sample(ALLTOALL_2NODE)
+    )
+    with translation.override("en"), pytest.raises(ServiceError) as err:
+        acceptance_certificate.sign_acceptance(
+            plan=plan, user=manager, conclusion="passed"
+        )
+    assert err.value.field == "conclusion"
+    assert err.value.message.startswith(
+        "An accepted (合格) certificate needs every clause passed. Failed: "
+        "All-reduce across the nodes, All-to-all across the nodes. Not tested: "
+        "GPU diagnostics (DCGM level 3), GPU stress test,"
+    )
+    with translation.override("en"), pytest.raises(ServiceError) as err:
+        acceptance_certificate.sign_acceptance(
+            plan=plan, user=manager, conclusion="incomplete"
+        )
+    assert "is Not accepted, not Incomplete" in err.value.message
+    plan.refresh_from_db()
+    assert not plan.signed
+    acceptance_certificate.sign_acceptance(plan=plan, user=manager, conclusion="failed")
+    plan.refresh_from_db()
+    assert (plan.signed_conclusion, plan.accepted) == ("failed", False)
+    assert plan.snapshot["conclusion"]["failed"] == [
+        "nccl_all_reduce_fabric",
+        "nccl_all_to_all_fabric",
+    ]
+    untested = plan.snapshot["conclusion"]["untested"]
+    assert untested[:3] == ["dcgm_diag_l3", "gpu_stress", "hbm_bandwidth"]
+    assert "nccl_all_reduce_fabric" not in untested
+
+    with translation.override("zh-hans"):
+        zh = flat(pdf_text(acceptance_certificate.certificate_pdf(plan), tmp_path))
+        titles = {
+            k: flat(acceptance_certificate.clause_title(k))
+            for k in ("nccl_all_reduce_fabric", "nccl_all_to_all_fabric", "gpu_stress")
+        }
+    assert "验收结论：不合格" in zh and "验收结论：合格" not in zh
+    assert "不合格条款：" + titles["nccl_all_reduce_fabric"] + "、" in zh
+    assert titles["nccl_all_to_all_fabric"] in zh
+    assert "未检验条款" in zh and titles["gpu_stress"] in zh
+    assert "本记录不构成验收通过：验收不合格。" in zh
+    with translation.override("en"):
+        en = flat(pdf_text(acceptance_certificate.certificate_pdf(plan), tmp_path))
+    assert "Acceptanceconclusion:Notaccepted" in en
+    assert "Failedclauses:All-reduceacrossthenodes,All-to-allacrossthenodes" in en
+    assert "Thisrecorddoesnotacceptthecluster" in en
+
+    # nowhere shown as accepted: the tab, the API, the vendor's track record
+    web = client_for(manager)
+    page = web.get(
+        f"/procurements/{plan.procurement_id}/acceptance/", HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert 'id="signed-badge" data-conclusion="failed"' in page
+    assert (
+        "Not accepted: signed by" in page and 'class="badge ok" id="signed' not in page
+    )
+    vendor = web.get(
+        f"/vendors/{plan.bid.vendor_id}/", HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert "signed as not accepted" in vendor and ">accepted<" not in vendor
+
+
+def test_an_incomplete_record_reads_incomplete_and_cannot_be_signed_accepted(
+    plan, it_lead, manager, tmp_path, api_for
+):
+    acceptance_results.record_result(plan=plan, user=it_lead, data=sample(NCCL_2NODE))
+    api = api_for(manager)
+    base = f"/api/v1/procurements/{plan.procurement_id}/acceptance/"
+    body = api.get(base).json()
+    assert (body["conclusion"], body["accepted"], body["failed"]) == (
+        "incomplete",
+        False,
+        [],
+    )
+    assert "nccl_all_reduce_fabric" not in body["untested"]
+    refused = api.post(
+        base + "sign/",
+        {"conclusion": "passed"},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert refused.status_code == 400
+    assert "needs every clause passed" in refused.json()["conclusion"][0]
+    assert api.get(base).json()["signed_at"] is None
+    signed = api.post(base + "sign/", {"conclusion": "incomplete"}, format="json")
+    assert signed.status_code == 200, signed.content
+    assert (signed.json()["conclusion"], signed.json()["accepted"]) == (
+        "incomplete",
+        False,
+    )
+    plan.refresh_from_db()
+    with translation.override("en"):
+        en = flat(pdf_text(acceptance_certificate.certificate_pdf(plan), tmp_path))
+    assert "Acceptanceconclusion:Incomplete" in en
+    assert "notevery clausewastested".replace(" ", "") in en
+    with translation.override("zh-hans"):
+        zh = flat(pdf_text(acceptance_certificate.certificate_pdf(plan), tmp_path))
+    assert "验收结论：未完成" in zh and "本记录不构成验收通过：尚有条款未检验。" in zh
+
+
+def test_only_every_clause_passed_concludes_accepted(plan):
+    from vendors.services.acceptance_standing import ClauseStanding, conclusion_of
+
+    clauses = list(plan.clauses.all()[:3])
+
+    def rows(*statuses):
+        return [
+            ClauseStanding(c, [], [], status, 1)
+            for c, status in zip(clauses, statuses, strict=True)
+        ]
+
+    keys = [c.key for c in clauses]
+    assert conclusion_of(rows("passed", "passed", "passed")).code == "passed"
+    failed = conclusion_of(rows("passed", "failed", "pending"))
+    assert (failed.code, failed.failed, failed.untested) == (
+        "failed",
+        (keys[1],),
+        (keys[2],),
+    )
+    assert conclusion_of(rows("passed", "incomplete", "passed")).code == "incomplete"
+    assert conclusion_of([]).code == "incomplete"

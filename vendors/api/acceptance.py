@@ -20,6 +20,7 @@ from ..models import AcceptancePlan
 from ..models.acceptance import MAX_LOG_BYTES, NODE_NAME_MAX_CHARS
 from ..services import acceptance, acceptance_certificate, acceptance_results
 from ..services.acceptance_standing import standings, stragglers
+from ..services.acceptance_view import plan_conclusion
 from .comparison import PdfRenderer
 from .scoping import ProcurementScopedMixin
 
@@ -55,8 +56,26 @@ class PlanSerializer(serializers.Serializer):
     bid = serializers.IntegerField(allow_null=True)
     burn_in_hours = serializers.IntegerField()
     signed_at = serializers.DateTimeField(allow_null=True)
+    conclusion = serializers.CharField(
+        help_text="passed (合格: every clause passed), failed (不合格: a clause "
+        "failed) or incomplete (未完成: clauses not tested); frozen once signed"
+    )
+    accepted = serializers.BooleanField(
+        help_text="signed with every clause passed: the only acceptance"
+    )
+    failed = serializers.ListField(child=serializers.CharField())
+    untested = serializers.ListField(child=serializers.CharField())
     clauses = ClauseSerializer(many=True)
     stragglers = serializers.ListField(child=serializers.CharField())
+
+
+class SignRequestSerializer(serializers.Serializer):
+    conclusion = serializers.ChoiceField(
+        choices=["passed", "failed", "incomplete"],
+        required=False,
+        help_text="the conclusion the manager signs; refused unless it is the "
+        "record's (passed needs every clause passed)",
+    )
 
 
 class PlanRequestSerializer(serializers.Serializer):
@@ -126,11 +145,16 @@ def plan_data(plan: AcceptancePlan) -> dict:
                 "status": row.status,
             }
         )
+    found = plan_conclusion(plan)
     return {
         "basis": plan.basis,
         "bid": plan.bid_id,
         "burn_in_hours": plan.burn_in_hours,
         "signed_at": plan.signed_at,
+        "conclusion": found.code,
+        "accepted": plan.accepted,
+        "failed": list(found.failed),
+        "untested": list(found.untested),
         "clauses": clauses,
         "stragglers": stragglers(plan),
     }
@@ -225,10 +249,16 @@ class AcceptanceSignView(ProcurementScopedMixin, APIView):
 
     permission_classes = [capability_for_writes(Capability.SIGN_ACCEPTANCE)]
 
-    @extend_schema(request=None, responses=PlanSerializer)
+    parser_classes = [JSONParser, FormParser, MultiPartParser]
+
+    @extend_schema(request=SignRequestSerializer, responses=PlanSerializer)
     def post(self, request, procurement_pk):
+        data = SignRequestSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
         plan = acceptance_certificate.sign_acceptance(
-            plan=_plan_or_404(self.procurement()), user=request.user
+            plan=_plan_or_404(self.procurement()),
+            user=request.user,
+            conclusion=data.validated_data.get("conclusion"),
         )
         return Response(PlanSerializer(plan_data(plan)).data)
 

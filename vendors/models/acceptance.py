@@ -73,6 +73,19 @@ class AcceptancePlan(models.Model):
     def signed(self) -> bool:
         return self.signed_at is not None
 
+    @property
+    def signed_conclusion(self) -> str | None:
+        """The conclusion frozen at the signature: "passed" (合格), "failed" (不合格)
+        or "incomplete" (未完成); None while unsigned. Only "passed" is an
+        acceptance: a signed "failed" record documents a failed one."""
+        if not self.signed:
+            return None
+        return (self.snapshot.get("conclusion") or {}).get("code") or "incomplete"
+
+    @property
+    def accepted(self) -> bool:
+        return self.signed_conclusion == "passed"
+
 
 class AcceptanceClause(models.Model):
     plan = models.ForeignKey(

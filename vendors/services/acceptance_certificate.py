@@ -16,7 +16,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from clusterbuy.access import Capability
 from clusterbuy.engine.numbers import number
@@ -27,10 +27,18 @@ from sizing.names import accelerator_name
 from ..models import AcceptancePlan, AuditAction
 from .acceptance import assert_open, require
 from .acceptance_outcome import promises_vs_measured
-from .acceptance_standing import standings
+from .acceptance_standing import (
+    FAILED,
+    INCOMPLETE,
+    PASSED,
+    Conclusion,
+    conclusion_of,
+    standings,
+)
 from .audit import record_audit
 
-SNAPSHOT_VERSION = 1
+# 2: the conclusion (合格 / 不合格 / 未完成) with its failed and untested clauses.
+SNAPSHOT_VERSION = 2
 LANGUAGES = ("en", "zh-hans")
 
 CLAUSE_TITLES = {
@@ -81,6 +89,16 @@ PROMISE_LABELS = {
 
 
 UNIT_LABELS = {"years": gettext_lazy("years")}
+# 验收结论: the words a public buyer's 验收书 uses.
+CONCLUSION_LABELS = {
+    PASSED: pgettext_lazy("acceptance conclusion", "Accepted"),
+    FAILED: pgettext_lazy("acceptance conclusion", "Not accepted"),
+    INCOMPLETE: pgettext_lazy("acceptance conclusion", "Incomplete"),
+}
+
+
+def conclusion_label(code: str | None) -> str:
+    return str(CONCLUSION_LABELS.get(code or INCOMPLETE, CONCLUSION_LABELS[INCOMPLETE]))
 
 
 def unit_label(unit: str) -> str:
@@ -108,40 +126,42 @@ def _user_name(user) -> str:
     return user.get_full_name() or user.get_username()
 
 
+def _clause_entry(row) -> dict:
+    c = row.clause
+    return {
+        "key": c.key,
+        "order": c.order,
+        "category": c.category,
+        "title": _both(lambda: clause_title(c.key)),
+        "comparison": c.comparison,
+        "required": c.required,
+        "derived_required": c.derived_required,
+        "unit": c.unit,
+        "command": c.command,
+        "source": c.source,
+        "basis": c.basis,
+        "status": row.status,
+        "measured": row.measured,
+        "verdicts": [
+            {
+                "node": v.node,
+                "measured": v.measured,
+                "passed": v.passed,
+                "attempt": v.attempt.number,
+            }
+            for v in row.current
+        ],
+        "attempts": sorted({v.attempt.number for v in row.history}),
+    }
+
+
 def certificate_snapshot(plan: AcceptancePlan) -> dict:
     """The 验收书's content as JSON, both languages of every label."""
     bid = plan.bid
     procurement = plan.procurement
-    clauses = []
-    for row in standings(plan):
-        c = row.clause
-        clauses.append(
-            {
-                "key": c.key,
-                "order": c.order,
-                "category": c.category,
-                "title": _both(lambda c=c: clause_title(c.key)),
-                "comparison": c.comparison,
-                "required": c.required,
-                "derived_required": c.derived_required,
-                "unit": c.unit,
-                "command": c.command,
-                "source": c.source,
-                "basis": c.basis,
-                "status": row.status,
-                "measured": row.measured,
-                "verdicts": [
-                    {
-                        "node": v.node,
-                        "measured": v.measured,
-                        "passed": v.passed,
-                        "attempt": v.attempt.number,
-                    }
-                    for v in row.current
-                ],
-                "attempts": sorted({v.attempt.number for v in row.history}),
-            }
-        )
+    rows = standings(plan)
+    clauses = [_clause_entry(row) for row in rows]
+    found = conclusion_of(rows)
     attempts = [
         {
             "number": a.number,
@@ -169,6 +189,11 @@ def certificate_snapshot(plan: AcceptancePlan) -> dict:
         "nodes": plan.inputs.get("nodes"),
         "delivered_on": plan.delivered_on.isoformat() if plan.delivered_on else "",
         "clauses": clauses,
+        "conclusion": {
+            "code": found.code,
+            "failed": list(found.failed),
+            "untested": list(found.untested),
+        },
         "attempts": attempts,
         "promises": [
             {
@@ -211,6 +236,23 @@ def _measured_text(clause: dict) -> str:
     return f"{number(clause['measured'], 1)} {unit_label(clause['unit'])}"
 
 
+def snapshot_conclusion(snapshot: dict) -> Conclusion:
+    """The snapshot's conclusion; a version-1 snapshot (before the conclusion was
+    frozen) has it read off its clauses' statuses the same way."""
+    frozen = snapshot.get("conclusion")
+    if frozen:
+        return Conclusion(
+            frozen["code"], tuple(frozen["failed"]), tuple(frozen["untested"])
+        )
+    clauses = snapshot["clauses"]
+    failed = tuple(c["key"] for c in clauses if c["status"] == "failed")
+    untested = tuple(
+        c["key"] for c in clauses if c["status"] in ("pending", "incomplete")
+    )
+    code = FAILED if failed else INCOMPLETE if untested or not clauses else PASSED
+    return Conclusion(code, failed, untested)
+
+
 def certificate_context(snapshot: dict, *, draft: bool) -> dict:
     """What the 验收书 shows, in the active language, from ``snapshot`` alone."""
     lang = _lang_key()
@@ -249,12 +291,21 @@ def certificate_context(snapshot: dict, *, draft: bool) -> dict:
         }
         for p in snapshot["promises"]
     ]
-    passed = all(c["status"] == "passed" for c in snapshot["clauses"])
+    conclusion = snapshot_conclusion(snapshot)
+    titles = {c["key"]: c["title"][lang] for c in snapshot["clauses"]}
     return {
         "snap": snapshot,
         "sections": sections,
         "promises": promises,
-        "all_passed": passed,
+        "all_passed": conclusion.accepted,
+        "conclusion": conclusion.code,
+        "conclusion_shown": conclusion_label(conclusion.code),
+        "failed_shown": "、".join(titles.get(k, k) for k in conclusion.failed)
+        if lang == "zh-hans"
+        else ", ".join(titles.get(k, k) for k in conclusion.failed),
+        "untested_shown": "、".join(titles.get(k, k) for k in conclusion.untested)
+        if lang == "zh-hans"
+        else ", ".join(titles.get(k, k) for k in conclusion.untested),
         "draft": draft,
         "lang": "zh-Hans" if lang == "zh-hans" else "en",
     }
@@ -275,11 +326,42 @@ def certificate_filename(plan: AcceptancePlan) -> str:
     return f"acceptance-{plan.procurement_id}-{lang}.pdf"
 
 
+def _titles(keys) -> str:
+    return ", ".join(clause_title(k) for k in keys) or "—"
+
+
+def _check_stated(stated: str | None, found: Conclusion) -> None:
+    """The conclusion the manager signs must be the record's: 合格 only with every
+    clause passed; a stale page (a result recorded since) is refused too."""
+    if not stated or stated == found.code:
+        return
+    if stated == PASSED:
+        raise ServiceError(
+            _(
+                "An accepted (合格) certificate needs every clause passed. Failed: "
+                "%(failed)s. Not tested: %(untested)s."
+            )
+            % {"failed": _titles(found.failed), "untested": _titles(found.untested)},
+            field="conclusion",
+        )
+    raise ServiceError(
+        _("The record's conclusion is %(actual)s, not %(stated)s: reload the page.")
+        % {"actual": conclusion_label(found.code), "stated": conclusion_label(stated)},
+        field="conclusion",
+    )
+
+
 @transaction.atomic
-def sign_acceptance(*, plan: AcceptancePlan, user) -> AcceptancePlan:
-    """The manager signs the 验收书: its content as it stands — each clause passed,
-    failed or not tested, said as such — is frozen into the plan's snapshot, from
-    which the PDF is rendered ever after; the record is closed."""
+def sign_acceptance(
+    *, plan: AcceptancePlan, user, conclusion: str | None = None
+) -> AcceptancePlan:
+    """The manager signs the 验收书: its content as it stands is frozen into the
+    plan's snapshot, with its conclusion — 合格 (every clause passed), 不合格 (a
+    clause failed) or 未完成 (clauses not tested) — from which the PDF is rendered
+    ever after; the record is closed. A signed 不合格 or 未完成 record documents
+    the acceptance; it does not accept the cluster. ``conclusion``, when given, is
+    the one the manager saw and must be the record's (合格 needs every clause
+    passed)."""
     require(
         user,
         Capability.SIGN_ACCEPTANCE,
@@ -290,9 +372,10 @@ def sign_acceptance(*, plan: AcceptancePlan, user) -> AcceptancePlan:
     assert_open(plan)
     if not plan.attempts.exists():
         raise ServiceError(_("No result is recorded yet: there is nothing to sign."))
+    _check_stated(conclusion, conclusion_of(standings(plan)))
     plan.signed_by = user
     plan.signed_at = timezone.now()
-    plan.snapshot = certificate_snapshot(plan)
+    plan.snapshot = snapshot = certificate_snapshot(plan)
     plan.save(update_fields=["signed_by", "signed_at", "snapshot"])
     record_audit(
         procurement=plan.procurement,
@@ -300,6 +383,9 @@ def sign_acceptance(*, plan: AcceptancePlan, user) -> AcceptancePlan:
         action=AuditAction.ACCEPTANCE,
         target="signed",
         old=None,
-        new=plan.signed_at.isoformat(),
+        new={
+            "signed_at": plan.signed_at.isoformat(),
+            "conclusion": snapshot["conclusion"]["code"],
+        },
     )
     return plan

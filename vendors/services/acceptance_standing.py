@@ -67,6 +67,38 @@ def standings(plan: AcceptancePlan) -> list[ClauseStanding]:
     return out
 
 
+#: The 验收书's conclusion: 合格 (every clause passed), 不合格 (a clause failed),
+#: 未完成 (none failed, some not tested or not on every node).
+PASSED, FAILED, INCOMPLETE = "passed", "failed", "incomplete"
+
+
+@dataclass(frozen=True)
+class Conclusion:
+    code: str  # PASSED | FAILED | INCOMPLETE
+    failed: tuple[str, ...]  # clause keys, in the plan's order
+    untested: tuple[str, ...]  # not tested, or not on every node yet
+
+    @property
+    def accepted(self) -> bool:
+        return self.code == PASSED
+
+
+def conclusion_of(rows: list[ClauseStanding]) -> Conclusion:
+    """合格 only when every clause passed; any failed clause makes it 不合格, whatever
+    else stands; otherwise clauses still untested leave it 未完成."""
+    failed = tuple(r.clause.key for r in rows if r.status == "failed")
+    untested = tuple(
+        r.clause.key for r in rows if r.status in ("pending", "incomplete")
+    )
+    if failed:
+        code = FAILED
+    elif untested or not rows:
+        code = INCOMPLETE
+    else:
+        code = PASSED
+    return Conclusion(code, failed, untested)
+
+
 def outstanding(plan: AcceptancePlan) -> list[ClauseStanding]:
     return [s for s in standings(plan) if s.status != "passed"]
 

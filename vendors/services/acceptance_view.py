@@ -12,6 +12,8 @@ from .acceptance_certificate import (
     PROMISE_LABELS,
     STATUS_LABELS,
     clause_title,
+    conclusion_label,
+    snapshot_conclusion,
     unit_label,
 )
 from .acceptance_outcome import (
@@ -19,7 +21,7 @@ from .acceptance_outcome import (
     sizing_error,
     tco_reforecast,
 )
-from .acceptance_standing import standings, stragglers
+from .acceptance_standing import Conclusion, conclusion_of, standings, stragglers
 
 
 def _rows(plan) -> list[dict]:
@@ -40,6 +42,23 @@ def _rows(plan) -> list[dict]:
         }
         for row in standings(plan)
     ]
+
+
+def plan_conclusion(plan) -> Conclusion:
+    """The conclusion frozen at the signature, or the one the record has now."""
+    if plan.signed and plan.snapshot:
+        return snapshot_conclusion(plan.snapshot)
+    return conclusion_of(standings(plan))
+
+
+def conclusion_rows(plan) -> dict:
+    found = plan_conclusion(plan)
+    return {
+        "code": found.code,
+        "label": conclusion_label(found.code),
+        "failed": [clause_title(k) for k in found.failed],
+        "untested": [clause_title(k) for k in found.untested],
+    }
 
 
 def promise_rows(plan) -> list[dict]:
@@ -72,6 +91,7 @@ def acceptance_page_context(*, procurement: Procurement, user) -> dict:
             plan.attempts.select_related("uploaded_by").order_by("-number")
         ),
         "stragglers": stragglers(plan),
+        "conclusion": conclusion_rows(plan),
         "promises": promise_rows(plan),
         "reforecast": None if shown.prices_hidden else tco_reforecast(plan),
         "sizing_error": sizing_error(plan),

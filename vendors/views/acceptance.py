@@ -188,7 +188,11 @@ def acceptance_sign(request, pk):
     plan = _plan(procurement)
     _run(
         request,
-        lambda: acceptance_certificate.sign_acceptance(plan=plan, user=request.user),
+        lambda: acceptance_certificate.sign_acceptance(
+            plan=plan,
+            user=request.user,
+            conclusion=request.POST.get("conclusion") or None,
+        ),
         _("Acceptance certificate signed."),
     )
     return _back(pk)
