@@ -87,8 +87,12 @@ def journey(page, watch, language, procurement, it_lead, manager, bad, good):
     upload.get_by_label(_("Test (if the log fits several)")).select_option(
         "nccl_all_reduce_fabric"
     )
+    # the upload goes through htmx: the tab is swapped in place, no page load
+    # (a full load would drop this marker)
+    page.evaluate("window.__acceptanceMarker = 1")
     page.locator("#upload-log").click()
     expect(fabric).to_have_attribute("data-status", "failed")
+    assert page.evaluate("window.__acceptanceMarker") == 1
     expect(fabric).to_contain_text("463.9 GB/s")
     expect(page.locator('#attempts tr[data-attempt="1"]')).to_contain_text("#wrong")
     watch.step("a failing clause")
