@@ -30,6 +30,10 @@ class Capability(StrEnum):
     MANAGE_TOKENS = "manage_tokens"
     # Opening an RFP's sealed submissions (turning them into bids): administrators only.
     OPEN_SUBMISSIONS = "open_submissions"
+    # Acceptance (验收): the IT lead (and admins) plan it and record the tools' results;
+    # the manager (and admins) signs the 验收书.
+    RECORD_ACCEPTANCE = "record_acceptance"
+    SIGN_ACCEPTANCE = "sign_acceptance"
 
 
 ROLE_CAPABILITIES: dict[str, frozenset[Capability]] = {
@@ -41,6 +45,7 @@ ROLE_CAPABILITIES: dict[str, frozenset[Capability]] = {
             Capability.SCORE_BIDS,
             Capability.RUN_TCO,
             Capability.ADVANCE_STAGE,
+            Capability.RECORD_ACCEPTANCE,
         }
     ),
     Role.PROCUREMENT: frozenset(
@@ -62,6 +67,7 @@ ROLE_CAPABILITIES: dict[str, frozenset[Capability]] = {
             Capability.ADVANCE_STAGE,
             Capability.DECIDE,
             Capability.CONFIGURE_EVALUATION,
+            Capability.SIGN_ACCEPTANCE,
         }
     ),
     Role.VIEWER: frozenset(),

@@ -36,6 +36,7 @@ TAB_ORDER: list[tuple[str, str | Promise]] = [
     ("bids", _("Vendors & bids")),
     ("comparison", _("Comparison")),
     ("tco", _("TCO")),
+    ("acceptance", _("Acceptance")),
 ]
 _tabs: dict[str, Tab] = {}
 # stage number -> checks that must pass before leaving that stage.

@@ -46,6 +46,7 @@ ACCELERATOR_TYPES: dict[str, Callable[[str], Any]] = {
     "fp8_dense_tflops": float,
     "int8_dense_tops": float,
     "fp4_dense_tflops": float,
+    "fp64_tflops": float,
     "tdp_w": float,
     "scaleup_gbs_per_gpu": float,
     "scaleup_domain_gpus": _int,

@@ -3,6 +3,7 @@ from django.urls import include, path, re_path
 from clusterbuy.ids import IdRouter
 
 from .api import (
+    acceptance,
     aliases,
     bids,
     checklists,
@@ -105,6 +106,26 @@ urlpatterns = [
         f"{P}/decision/memo.pdf",
         comparison.DecisionMemoView.as_view(),
         name="api-decision-memo",
+    ),
+    path(
+        f"{P}/acceptance/",
+        acceptance.AcceptancePlanView.as_view(),
+        name="api-acceptance",
+    ),
+    path(
+        f"{P}/acceptance/results/",
+        acceptance.AcceptanceResultsView.as_view(),
+        name="api-acceptance-results",
+    ),
+    path(
+        f"{P}/acceptance/sign/",
+        acceptance.AcceptanceSignView.as_view(),
+        name="api-acceptance-sign",
+    ),
+    path(
+        f"{P}/acceptance/certificate.pdf",
+        acceptance.AcceptanceCertificateView.as_view(),
+        name="api-acceptance-certificate",
     ),
     path(
         f"{RFP}/invitations/",

@@ -15,6 +15,7 @@ class VendorsConfig(AppConfig):
         register_tab("rfp", "vendors:rfp")
         register_tab("bids", "vendors:bids")
         register_tab("comparison", "vendors:comparison")
+        register_tab("acceptance", "vendors:acceptance")
         register_stage_check(Stage.SHORTLIST, shortlist_check)
 
         from .services.stages import evaluation_closed_check

@@ -2,6 +2,7 @@ from django.urls import path
 
 from .portal.urls import urlpatterns as portal_urlpatterns
 from .views import (
+    acceptance,
     aliases,
     attachments,
     bids,
@@ -92,6 +93,23 @@ urlpatterns = [
         f"{P}/decision/memo.pdf",
         evaluation.decision_memo_pdf,
         name="decision-memo",
+    ),
+]
+A = f"{P}/acceptance"
+urlpatterns += [
+    path(f"{A}/", acceptance.acceptance_page, name="acceptance"),
+    path(f"{A}/plan/", acceptance.acceptance_create, name="acceptance-create"),
+    path(f"{A}/results/", acceptance.acceptance_upload, name="acceptance-upload"),
+    path(f"{A}/measure/", acceptance.acceptance_measure, name="acceptance-measure"),
+    path(
+        f"{A}/threshold/", acceptance.acceptance_threshold, name="acceptance-threshold"
+    ),
+    path(f"{A}/delivery/", acceptance.acceptance_delivery, name="acceptance-delivery"),
+    path(f"{A}/sign/", acceptance.acceptance_sign, name="acceptance-sign"),
+    path(
+        f"{A}/certificate.pdf",
+        acceptance.acceptance_certificate_pdf,
+        name="acceptance-certificate",
     ),
 ]
 # The buyer's side of the RFP: invitations, answers to questions, the opening.

@@ -73,6 +73,10 @@ class Accelerator(CatalogRow):
     fp8_dense_tflops = models.FloatField(_("FP8 dense (TFLOPS)"), null=True, blank=True)
     int8_dense_tops = models.FloatField(_("INT8 dense (TOPS)"), null=True, blank=True)
     fp4_dense_tflops = models.FloatField(_("FP4 dense (TFLOPS)"), null=True, blank=True)
+    # FP64 peak HPL runs at (the tensor-core FP64 where the part has one): the
+    # acceptance plan's HPL threshold, never read by the sizing engine.
+    fp64_tflops = models.FloatField(_("FP64 peak (TFLOPS)"), null=True, blank=True)
+    fp64_source = models.TextField(_("FP64 source"), blank=True)
     tdp_w = models.FloatField(_("TDP (W)"), null=True, blank=True)
     form_factor = models.CharField(_("form factor"), max_length=200, blank=True)
     scaleup_link = models.CharField(_("scale-up link"), max_length=200, blank=True)

@@ -255,6 +255,10 @@ def _load_org_b() -> dict:
             rationale="Isolation check",
             override_reason="Isolation check",  # whatever its rank
         )
+    from vendors.services import acceptance
+
+    if acceptance.plan_for(procurement) is None:  # the acceptance routes need one
+        acceptance.create_acceptance_plan(procurement=procurement, user=admin)
     # The reconciliation route needs a scenario that has a counterpart: the chosen
     # bid's own scenario beside the plan's (tco.reconciliation.pair_for).
     from sizing.models import SizingPlan

@@ -66,8 +66,22 @@ from .corrections import (  # isort: skip
     CorrectionKind,
     CorrectionStatus,
 )
+from .acceptance import (  # isort: skip
+    AcceptanceAttempt,
+    AcceptanceClause,
+    AcceptancePlan,
+    AcceptanceVerdict,
+    ClauseCategory,
+    PlanBasis,
+)
 
 __all__ = [
+    "AcceptanceAttempt",
+    "AcceptanceClause",
+    "AcceptancePlan",
+    "AcceptanceVerdict",
+    "ClauseCategory",
+    "PlanBasis",
     "AddendumNotice",
     "RfpPackFile",
     "RfpVersion",

@@ -23,6 +23,7 @@ class AuditAction(models.TextChoices):
     RFP = "rfp", _("Request for proposal")
     INVITATION = "invitation", _("Invitation")
     OPENING = "opening", _("Opening of submissions")
+    ACCEPTANCE = "acceptance", _("Acceptance")
 
 
 class AuditEntry(models.Model):

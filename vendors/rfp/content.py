@@ -387,6 +387,41 @@ def _deadline(deadline: datetime | None) -> tuple[str | None, str]:
     return deadline.isoformat(), local.strftime("%Y-%m-%d %H:%M ") + local.tzname()
 
 
+def _acceptance(data: dict) -> list[dict]:
+    """The acceptance tests the delivered cluster is held to (the contract's
+    criteria), in order, each with its threshold, command and source. An RFP
+    published before there were any has none."""
+    from clusterbuy.engine.numbers import number
+
+    from ..services.acceptance_certificate import (
+        CATEGORY_LABELS,
+        clause_title,
+        unit_label,
+    )
+
+    rows = []
+    for index, c in enumerate(data.get("acceptance") or [], start=1):
+        if c["comparison"] == "pass":
+            required = _("pass")
+        elif c.get("required") is None:
+            required = "—"
+        else:
+            required = (
+                f"{c['comparison']} {number(c['required'], 2)} {unit_label(c['unit'])}"
+            )
+        rows.append(
+            {
+                "number": index,
+                "title": clause_title(c["key"]),
+                "category": str(CATEGORY_LABELS.get(c["category"], c["category"])),
+                "required": required,
+                "command": c.get("command", ""),
+                "source": c.get("source", ""),
+            }
+        )
+    return rows
+
+
 def assemble_rfp(data: dict, *, include_weights: bool) -> dict:
     """The pack's content from `facts.rfp_facts`'s data, in the active language."""
     p, settings_row, plan = data["procurement"], data["settings"], data["plan"]
@@ -423,6 +458,7 @@ def assemble_rfp(data: dict, *, include_weights: bool) -> dict:
         "pitfalls": _pitfalls(),
         "weights_published": include_weights,
         "criteria": _criteria(data["sections"], include_weights),
+        "acceptance": _acceptance(data),
     }
 
 

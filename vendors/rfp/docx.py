@@ -88,6 +88,27 @@ def _questions(document, rfp: dict) -> None:
         document.add_paragraph(_("The weights of the sections are not published."))
 
 
+def _acceptance(document, rfp: dict) -> None:
+    if not rfp.get("acceptance"):
+        return
+    document.add_heading("7 " + _("Acceptance tests (contractual criteria)"), level=1)
+    document.add_paragraph(
+        _(
+            "The delivered cluster is accepted only when it passes these tests, run in "
+            "this order; the buyer may tighten a threshold in the contract, never "
+            "loosen it."
+        )
+    )
+    _table(
+        document,
+        ["#", _("Test"), _("Threshold"), _("Command"), _("Source")],
+        [
+            [str(a["number"]), a["title"], a["required"], a["command"], a["source"]]
+            for a in rfp["acceptance"]
+        ],
+    )
+
+
 def rfp_docx(rfp: dict) -> bytes:
     """The pack's content (`content.rfp_content`, in the active language) as DOCX."""
     from docx import Document
@@ -117,6 +138,7 @@ def rfp_docx(rfp: dict) -> bytes:
             "Submissions after the deadline are refused; you may revise until then."
         )
     )
+    _acceptance(document, rfp)
     buffer = io.BytesIO()
     document.save(buffer)
     return buffer.getvalue()

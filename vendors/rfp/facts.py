@@ -12,7 +12,7 @@ from sizing.models import Workload
 from sizing.names import model_name
 
 from ..engine.capability import catalog_pflops
-from ..services import checklists, evaluation, plan_facts
+from ..services import acceptance, checklists, evaluation, plan_facts
 from .services import stored_rfp_settings
 from .versions import latest_version, version_facts
 
@@ -142,4 +142,6 @@ def live_rfp_facts(procurement: Procurement) -> dict:
         "delivery": _plan_delivery(procurement, plan),
         "sections": _sections(procurement),
         "settings": _settings(procurement),
+        # the acceptance tests, contractual criteria (`services.acceptance`)
+        "acceptance": acceptance.preview_clauses(procurement=procurement),
     }

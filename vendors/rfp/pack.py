@@ -70,9 +70,10 @@ def _published_pack(procurement, version, fmt: str, language: str):
 def _rendered_pack(procurement, fmt: str, language: str) -> tuple[bytes, str, str]:
     base = pack_basename(procurement, language)
     with translation.override(language):
-        if fmt == "xlsx":
-            return build_template_xlsx(), CONTENT_TYPES[fmt], _template_name(base)
         content = rfp_content(procurement)
+        if fmt == "xlsx":
+            data = build_template_xlsx(acceptance=content["acceptance"])
+            return data, CONTENT_TYPES[fmt], _template_name(base)
         if fmt == "pdf":
             data = rfp_pdf(content)
         elif fmt == "docx":
@@ -104,5 +105,8 @@ def _zip(base: str, content: dict) -> bytes:
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(f"{base}.pdf", rfp_pdf(content))
         archive.writestr(f"{base}.docx", rfp_docx(content))
-        archive.writestr(_template_name(base), build_template_xlsx())
+        archive.writestr(
+            _template_name(base),
+            build_template_xlsx(acceptance=content["acceptance"]),
+        )
     return buffer.getvalue()

@@ -124,8 +124,10 @@ def _rules() -> list[tuple[str, str]]:
     ]
 
 
-def build_template_xlsx() -> bytes:
-    """The blank line-item workbook in the active language."""
+def build_template_xlsx(*, acceptance: list[dict] | None = None) -> bytes:
+    """The blank line-item workbook in the active language; with ``acceptance`` (the
+    RFP's acceptance rows, `rfp.content`), a sheet of the acceptance tests after
+    the instructions (only the first sheet is imported)."""
     import openpyxl
     from openpyxl.styles import Font
     from openpyxl.worksheet.datavalidation import DataValidation
@@ -178,9 +180,35 @@ def build_template_xlsx() -> bytes:
     for letter, width in zip("ABCDEFGH", (22, 48, 12, 18, 20, 12, 12, 36), strict=True):
         sheet.column_dimensions[letter].width = width
     _instructions_sheet(workbook)
+    if acceptance:
+        _acceptance_sheet(workbook, acceptance)
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+def _acceptance_sheet(workbook, rows: list[dict]) -> None:
+    """The acceptance tests, contractual criteria: one row per test, in order."""
+    from openpyxl.styles import Font
+
+    sheet = workbook.create_sheet(_("Acceptance tests")[:31])
+    sheet.append(
+        ["#", _("Test"), _("Category"), _("Threshold"), _("Command"), _("Source")]
+    )
+    for cell in sheet[1]:
+        cell.font = Font(bold=True)
+    for row in rows:
+        sheet.append(
+            [
+                row["number"],
+                *(
+                    escape_cell(row[k])
+                    for k in ("title", "category", "required", "command", "source")
+                ),
+            ]
+        )
+    for letter, width in zip("ABCDEF", (5, 36, 12, 18, 60, 50), strict=True):
+        sheet.column_dimensions[letter].width = width
 
 
 def _instructions_sheet(workbook) -> None:

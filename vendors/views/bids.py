@@ -32,7 +32,7 @@ from ..forms import (
 )
 from ..models import Bid, Vendor
 from ..portal.correction_pages import bid_corrections_context
-from ..services import audit, evaluation, opened_bids
+from ..services import acceptance_view, audit, evaluation, opened_bids
 from ..services import bids as bid_services
 
 
@@ -222,6 +222,7 @@ def render_bid_detail(
             **bid_corrections_context(
                 request.user, bid, form=correction_form, redact=visibility.redact
             ),
+            "acceptance_promises": acceptance_view.promises_for_bid(bid),
         },
         active="bids",
     )

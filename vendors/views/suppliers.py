@@ -12,7 +12,7 @@ from clusterbuy.forms import add_service_error
 from clusterbuy.services import ServiceError
 
 from ..forms import CaseStudyForm, VendorForm
-from ..services import suppliers
+from ..services import acceptance_view, suppliers
 from ..visibility import visible_vendors
 
 
@@ -69,5 +69,6 @@ def vendor_detail(request, pk):
             "case_form": case_form,
             "case_studies": vendor.case_studies.prefetch_related("bids"),
             "bids": vendor.bids.select_related("procurement"),
+            "track_record": acceptance_view.vendor_track_record(vendor),
         },
     )

@@ -3,6 +3,7 @@ Django, no I/O; bytes and frozen dataclasses in, frozen dataclasses out."""
 
 from .detect import parse_log
 from .grading import STRAGGLER_FRACTION, grade_clause, merge_logs
+from .matching import clauses_for_log
 from .plan import build_clauses
 from .records import (
     TOOLS,
@@ -26,6 +27,7 @@ __all__ = [
     "ParsedLog",
     "Verdict",
     "build_clauses",
+    "clauses_for_log",
     "grade_clause",
     "merge_logs",
     "parse_log",

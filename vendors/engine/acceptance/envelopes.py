@@ -50,13 +50,20 @@ TWO_NODE_SOURCE = (
 # the NICs' line rate (an engineering assumption, flagged in the clause's basis).
 ALL_TO_ALL_LINE_SHARE = 0.80
 
-# HPL, one node of 8 x H100 SXM: ~365 TFLOPS (issue 26 envelope; not verified against
-# a primary source here) against 8 x 67 TFLOPS FP64 tensor peak (H100 datasheet).
-HPL_8XH100_TFLOPS = 365.0
+# HPL, one node of 8 x H100 SXM: 365.4 TFLOPS FP64 with NVIDIA's HPL container, "68%
+# of FP64 peak" (8 x 67 TFLOPS tensor-core FP64, H100 datasheet) - AI @ Georgia Tech
+# with Voltage Park, "vpbenchmarking" (4 x 8 H100 SXM5, 2026; a published benchmark
+# report, not NVIDIA's). It confirms issue 26's ~365 TFLOPS envelope. Large Top500
+# H100/H200 systems reach 55-59 TFLOPS per GPU (glennklockwood.com/garden/processors/
+# h100, from the Top500 list), above the single node's 45.7: the node figure is the
+# conservative, reproducible one. The efficiency is applied to other parts' FP64 peak
+# (the sizing catalog's fp64_tflops, its source passed in AcceptanceInputs).
+HPL_8XH100_TFLOPS = 365.4
 H100_FP64_TENSOR_TFLOPS = 67.0
 HPL_EFFICIENCY = HPL_8XH100_TFLOPS / (8 * H100_FP64_TENSOR_TFLOPS)
 HPL_SOURCE = (
-    "issue 26 envelope 365 TFLOPS 8xH100 (unverified); H100 datasheet 67 TF FP64"
+    "aigatech/vpbenchmarking (AI @ Georgia Tech / Voltage Park): HPL 365.4 TFLOPS on"
+    " one 8xH100 SXM node, 68 % of 8 x 67 TFLOPS FP64 tensor peak (H100 datasheet)"
 )
 
 # HBM: STREAM triad ~2.97 TB/s on H100 SXM (issue 26 envelope; secondary) against the

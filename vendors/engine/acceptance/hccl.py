@@ -16,6 +16,8 @@ from .text import clean_lines, plateau, to_float
 
 _HEADER = re.compile(r"data_size\S*\s*\|\s*a\S*_time\S*\s*\|\s*alg_bandwidth")
 _ROW = re.compile(r"^\s*(\d+)\s*\|")
+# ./bin/alltoall_test is the all-to-all, named as nccl-tests' logs are.
+_OPERATIONS = {"alltoall": "all_to_all"}
 
 
 def parse_hccl(text: str) -> ParsedLog:
@@ -59,7 +61,9 @@ def parse_hccl(text: str) -> ParsedLog:
     return ParsedLog(
         tool="hccl",
         tool_version=None,
-        operation=operation.group(1) if operation else None,
+        operation=_OPERATIONS.get(operation.group(1), operation.group(1))
+        if operation
+        else None,
         hosts=(),
         gpu_count=None,
         measurements=measurements,

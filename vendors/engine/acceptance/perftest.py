@@ -30,13 +30,19 @@ def parse_ib_write_bw(text: str, *, node: str | None = None) -> ParsedLog:
         )
     unit = _HEADER.search(lines[header]).group(1)
     rows, closed = [], False
-    for line in lines[header + 1 :]:
+    body = lines[header + 1 :]
+    last = max((i for i, ln in enumerate(body) if ln.strip()), default=-1)
+    for i, line in enumerate(body):
         if line.strip().startswith("---"):
             closed = True
             break
         if m := _ROW.match(line):
             rows.append((int(m.group(1)), to_float(m.group(4), "ib_write_bw BW")))
         elif line.strip():
+            if i == last:  # the file ends inside this row
+                raise LogFormatError(
+                    f"ib_write_bw log is truncated: it ends in a row {line.strip()!r}"
+                )
             raise LogFormatError(f"ib_write_bw row is corrupted: {line.strip()!r}")
     if not rows or not closed:
         raise LogFormatError(

@@ -280,7 +280,7 @@ def _collectives_huawei(inputs: AcceptanceInputs) -> list[ClauseSpec]:
                 env.ASCEND_SOURCE,
                 "0.9 x 0.80 x line rate per NPU (assumed share; no Huawei figure)",
                 gpus=total,
-                operation="alltoall",
+                operation="all_to_all",
             )
         )
     return found
@@ -301,8 +301,9 @@ def _hpl_and_storage(inputs: AcceptanceInputs) -> list[ClauseSpec]:
                 "node",
                 f"mpirun -np {inputs.gpus_per_node} ./hpl.sh --dat HPL.dat"
                 "  (NVIDIA HPC-Benchmarks container; residual must be PASSED)",
-                env.HPL_SOURCE,
-                f"{env.FRACTION} x (365/536) x {peak:g} TFLOPS FP64 peak per node",
+                "; ".join(x for x in (env.HPL_SOURCE, inputs.fp64_source) if x),
+                f"{env.FRACTION} x (365.4/536) x {peak:g} TFLOPS FP64 peak per node"
+                f" ({inputs.gpus_per_node} x {inputs.fp64_tflops:g})",
             )
         )
     fio = (
@@ -345,23 +346,46 @@ def _hpl_and_storage(inputs: AcceptanceInputs) -> list[ClauseSpec]:
     return found
 
 
+def workload_comparison(unit: str | None, kind: str | None) -> tuple[str, str]:
+    """(metric, comparison) of the workload clause, from its unit: a step time in
+    seconds is a ceiling ("<="), a throughput (tokens/s, samples/s ...) a floor
+    (">="); without a unit, training means step time and serving throughput
+    (acceptance_changes.md, request 5)."""
+    if unit is None:
+        unit = "s" if kind == "training" else "tokens/s"
+    if unit == "s":
+        return "step_time_s", "<="
+    return "tokens_per_s" if unit == "tokens/s" else "throughput", ">="
+
+
 def _workload_and_burn_in(inputs: AcceptanceInputs) -> list[ClauseSpec]:
     found = []
     if inputs.workload_kind and inputs.workload_target:
         training = inputs.workload_kind == "training"
+        unit = inputs.workload_unit or ("s" if training else "tokens/s")
+        metric, comparison = workload_comparison(unit, inputs.workload_kind)
+        if not training:
+            command = "the plan's model: serving throughput at the SLO"
+        elif comparison == "<=":
+            command = (
+                "the plan's model: training step time (median of 100 steps after"
+                " warm-up)"
+            )
+        else:
+            command = (
+                "the plan's model: training throughput (tokens/s over 100 steps after"
+                " warm-up, the cluster's sum)"
+            )
         found.append(
             _clause(
                 "workload",
                 "workload",
-                "step_time_s" if training else "tokens_per_s",
-                inputs.workload_unit or ("s" if training else "tokens/s"),
-                "<=" if training else ">=",
+                metric,
+                unit,
+                comparison,
                 inputs.workload_target,
                 "cluster",
-                "the plan's model: training step time (median of 100 steps after"
-                " warm-up)"
-                if training
-                else "the plan's model: serving throughput at the SLO",
+                command,
                 "the sizing plan's prediction",
                 "1.0 x the plan's figure",
             )

@@ -44,6 +44,8 @@ class AcceptanceInputs:
     burn_in_hours: int = 72
     # The bid's own promises, keyed by clause key (or metric), to tighten, never loosen.
     promised: Mapping[str, float] = field(default_factory=dict)
+    # Where fp64_tflops comes from (the sizing catalog's fp64_source), cited by HPL.
+    fp64_source: str = ""
 
 
 @dataclass(frozen=True)

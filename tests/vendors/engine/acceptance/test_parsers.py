@@ -256,6 +256,17 @@ def test_ib_write_bw_cut_table(sample):
         parse_log(text[: text.index(" 131072")].encode())
 
 
+def test_ib_write_bw_cut_inside_a_row_is_truncated_not_corrupted(sample):
+    text = sample("ib_write_bw_100g_sweep.txt").decode()
+    cut = text.index(" 2097152    5000") + len(" 2097152    5000")
+    with pytest.raises(LogFormatError, match="truncated: it ends in a row '2097152"):
+        parse_log(text[:cut].encode())
+    # the same row broken in the middle of the table is corrupted
+    broken = text.replace(" 2097152    5000             92.40", " 2097152    5000   x")
+    with pytest.raises(LogFormatError, match="ib_write_bw row is corrupted"):
+        parse_log(broken.encode())
+
+
 def test_hccl_small_messages_never_reach_the_plateau(sample):
     log = parse_log(sample("hccl_all_reduce_test_8npu.txt"))
     assert log.measurements == ()

@@ -56,8 +56,10 @@ def test_thresholds_for_h200():
     # 2 nodes x 8 x 400G: 0.9 x 470 = 423; all-to-all 0.9 x 0.8 x 3200/8/8 = 36
     assert c["nccl_all_reduce_fabric"].required == 423.0
     assert c["nccl_all_to_all_fabric"].required == 36.0
-    # HPL 0.9 x 365/536 x 536 = 328.5 TFLOPS
-    assert c["hpl_node"].required == 328.5
+    # HPL 0.9 x (365.4 / 536) x 8 x 67 = 0.9 x 365.4 = 328.86 TFLOPS (365.4: the
+    # published single-node 8 x H100 run, envelopes.HPL_SOURCE)
+    assert c["hpl_node"].required == 328.86
+    assert "365.4 TFLOPS" in c["hpl_node"].source
     assert c["workload"].comparison == ">=" and c["workload"].required == 12000
     assert c["burn_in"].required == 72.0
     assert "nccl-tests#212" in c["nccl_all_reduce_node"].source
@@ -115,6 +117,27 @@ def test_training_step_time_is_at_most():
     )
     w = by_key(training)["workload"]
     assert (w.metric, w.comparison, w.required) == ("step_time_s", "<=", 1.2)
+
+
+def test_training_throughput_is_at_least_and_a_slower_promise_does_not_loosen_it():
+    # the app's training target: the cluster's tokens/s (tokens / predicted days)
+    training = replace(
+        H200_2x8,
+        workload_kind="training",
+        workload_target=34722.22,
+        workload_unit="tokens/s",
+        promised={"workload": 30000.0},
+    )
+    w = by_key(training)["workload"]
+    assert (w.metric, w.unit, w.comparison, w.required) == (
+        "tokens_per_s",
+        "tokens/s",
+        ">=",
+        34722.22,
+    )
+    assert "training throughput" in w.command
+    faster = by_key(replace(training, promised={"workload": 40000.0}))["workload"]
+    assert faster.required == 40000.0
 
 
 def test_ascend_gets_hccl_clauses():
