@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('clusterbuy', '0003_procurement_region'),
-        ('vendors', '0011_t23a_submission_receipt'),
+        ('vendors', '0013_cost24_line_terms'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
