@@ -75,7 +75,7 @@ FORMULA_WORDS: dict[str, Any] = {
         "Efficiency lost at scale: 1 ÷ (1 + 0.097 × log2(GPUs ÷ 1,024)) above 1,024 GPUs"
     ),
     "training.hfu": _(
-        "Hardware FLOPs per token ÷ (the token's time on one GPU × the peak) × the scale factor; compute runs at the step share of the roofline (dense 0.77, MoE 0.42, each calibrated on published steady-state throughputs)"
+        "Hardware FLOPs per token ÷ (the token's time on one GPU × the peak) × the scale factor; compute runs at the step share of the roofline (dense 0.81, MoE 0.37, each calibrated on published steady-state throughputs)"
     ),
     "training.mfu": _(
         "HFU × model FLOPs ÷ hardware FLOPs (recomputation is not useful work)"

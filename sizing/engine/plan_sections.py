@@ -155,7 +155,7 @@ def _efficiency(section: Section, sized: SizedWorkload) -> None:
         formula="buyer's MFU x hardware / model FLOPs"
         if plan.mfu_overridden
         else "hardware FLOPs per token / (token time x peak) x scale; compute time / "
-        "step share (dense 0.77, MoE 0.42, each the median optimum of its "
+        "step share (dense 0.81, MoE 0.37, each the median optimum of its "
         "calibration rows)",
         inputs=inputs,
         source=SRC_EFFICIENCY,
