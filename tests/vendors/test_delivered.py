@@ -1,5 +1,5 @@
 """Bids judged by what they deliver for the planned workloads, through the API and
-on the comparison page (issue 12: 256 x H20 against a 96 x H200 training plan (104 before sizing-2.2.0))."""
+on the comparison page (issue 12: 256 x H20 against a 96 x H200 training plan)."""
 
 import io
 
