@@ -48,6 +48,18 @@ class StepTraffic:
     data_bytes: float
     scaleout_bytes: float  # the part that crosses the NICs
     seconds: float
+    data_seconds: float = 0.0  # the data-parallel part of ``seconds``
+
+    expert_seconds: float = 0.0  # the expert-parallel part of ``seconds``
+
+    def exposed_s(self, compute_s: float) -> float:
+        """What the step waits for: the tensor, context and pipeline traffic (on the
+        critical path between the layers' kernels) and the data-parallel traffic
+        beyond the backward pass it overlaps (2/3 of the step). The expert all-to-all
+        is in the token's time already (``step_roofline``)."""
+        hidden = OVERLAP_WINDOW_SHARE * compute_s
+        model = self.seconds - self.data_seconds - self.expert_seconds
+        return model + max(0.0, self.data_seconds - hidden)
 
 
 @dataclass(frozen=True)
@@ -63,11 +75,11 @@ class ModelTraffic:
     scaleout_bytes: float
     data_gbs: float
     cross_node: bool
+    expert_seconds: float = 0.0
 
     def with_data(self, data_bytes: float) -> StepTraffic:
-        seconds = self.seconds + data_bytes / (
-            self.data_gbs * COLLECTIVE_EFFICIENCY * 1e9
-        )
+        data_seconds = data_bytes / (self.data_gbs * COLLECTIVE_EFFICIENCY * 1e9)
+        seconds = self.seconds + data_seconds
         scaleout = self.scaleout_bytes + (data_bytes if self.cross_node else 0.0)
         return StepTraffic(
             self.tensor_bytes,
@@ -77,6 +89,8 @@ class ModelTraffic:
             data_bytes,
             scaleout,
             seconds,
+            data_seconds,
+            self.expert_seconds,
         )
 
 
@@ -100,12 +114,16 @@ def model_traffic(job: TrainingJob, layout: Layout, micro_batches: int) -> Model
     cross_node = job.gpus > node
     scaleup, scaleout = fabric.scaleup_gbs, fabric.scaleout_gbs
     tensor_gbs = scaleup if t <= fabric.scaleup_domain else fabric.pcie_gbs
+    expert_seconds = (
+        expert
+        / (scaleup if t * e <= node else scaleout)
+        / (COLLECTIVE_EFFICIENCY * 1e9)
+    )
     seconds = (
         tensor / tensor_gbs
         + context / (scaleup if t * c <= node else scaleout)
-        + expert / (scaleup if t * e <= node else scaleout)
         + pipeline / (scaleout if cross_node else scaleup)
-    ) / (COLLECTIVE_EFFICIENCY * 1e9)
+    ) / (COLLECTIVE_EFFICIENCY * 1e9) + expert_seconds
     crossing = (pipeline if cross_node else 0.0) + (context if t * c > node else 0.0)
     crossing += expert if t * e > node else 0.0
     return ModelTraffic(
@@ -117,6 +135,7 @@ def model_traffic(job: TrainingJob, layout: Layout, micro_batches: int) -> Model
         crossing,
         _data_gbs(job, layout),
         cross_node,
+        expert_seconds,
     )
 
 

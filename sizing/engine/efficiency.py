@@ -35,65 +35,27 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .catalog import Accelerator, ModelArch
-from .model import attention_flops_per_token, training_flops_per_token
+from .goodput import AUTOMATED, RestartPractice
+from .model import training_flops_per_token
+from .step_roofline import matmul_ceiling as matmul_ceiling
+from .step_roofline import token_time
 
-# Maximum achievable matmul share by accelerator (key prefix), then by family.
-MATMUL_CEILING = {
-    "a100": 0.87,
-    "a800": 0.87,
-    "h100": 0.80,
-    "h800": 0.80,
-    "h200": 0.80,
-    "h20": 0.80,
-    "b200": 0.78,
-    "b300": 0.78,
-    "gb200": 0.78,
-    "mi300x": 0.55,
-    "mi325x": 0.55,
-    "mi355x": 0.55,
-    "gaudi3": 0.74,
-}
-# Families without a measurement (assumptions, documented): consumer and PCIe cards as
-# their datacenter siblings' lower bound, Ascend as the other non-NVIDIA parts.
-FAMILY_CEILING = {
-    "nvidia-sxm": 0.80,
-    "nvidia-blackwell": 0.78,
-    "nvidia-pcie": 0.75,
-    "nvidia-consumer": 0.70,
-    "amd-instinct": 0.55,
-    "intel-gaudi": 0.74,
-    "huawei-ascend": 0.55,
-}
-CEILING_FALLBACK = 0.55
-OVERHEAD_K0 = 0.00125  # per (TFLOPS per TB/s)
-OVERHEAD_K1 = 0.004  # per (TFLOPS per TB/s), at h = 4,096
-REFERENCE_WIDTH = 4096
-ATTENTION_RATE = 0.75
-FP8_LINEAR_SPEEDUP = 1.42
-MOE_COMPUTE_SHARE = 112 / 132
 SCALE_START_GPUS = 1024
 SCALE_LOSS_PER_DOUBLING = 0.097
-
-INTERRUPTIONS_PER_GPU_HOUR = 419 / (16384 * 54 * 24)
-HOURS_LOST_PER_INTERRUPTION = 0.25
 
 
 @dataclass(frozen=True)
 class Efficiency:
     """HFU (hardware FLOPs, incl. recompute) and MFU (model FLOPs) against the dense
-    peak of the training precision, with the factors behind them."""
+    peak of the training precision, with the shares of a token's time behind them."""
 
     hfu: float
     mfu: float
     ceiling: float
-    overhead: float  # the memory-bound divisor 1 + x
-    attention_share: float
+    gemm_share: float  # of the token's time: GEMMs on the roofline
+    attention_share: float  # FlashAttention
+    memory_share: float  # memory-bound operations
     scale: float
-
-
-def matmul_ceiling(acc: Accelerator) -> float:
-    prefix = acc.key.split("-", 1)[0]
-    return MATMUL_CEILING.get(prefix, FAMILY_CEILING.get(acc.family, CEILING_FALLBACK))
 
 
 def scale_factor(gpus: int) -> float:
@@ -111,17 +73,18 @@ def training_efficiency(
     precision: str,
     recompute: str,
     lora_fraction: float | None = None,
+    micro_batch: int = 1,
 ) -> Efficiency:
     """Steady-state HFU and MFU (see the module doc)."""
-    steady = _steady(acc, m, seq_len, precision, recompute, lora_fraction)
+    steady = _steady(acc, m, seq_len, micro_batch, precision, recompute, lora_fraction)
     scale = scale_factor(gpus)
-    hfu = steady.hfu * scale
     return Efficiency(
-        hfu,
+        steady.hfu * scale,
         steady.mfu * scale,
         steady.ceiling,
-        steady.overhead,
+        steady.gemm_share,
         steady.attention_share,
+        steady.memory_share,
         scale,
     )
 
@@ -131,6 +94,7 @@ def _steady(
     acc: Accelerator,
     m: ModelArch,
     seq_len: int,
+    micro_batch: int,
     precision: str,
     recompute: str,
     lora_fraction: float | None,
@@ -140,32 +104,25 @@ def _steady(
         m, seq_len, recompute, lora_fraction
     )
     hardware_flops = model_flops + extra_flops
-    attention = attention_flops_per_token(m, seq_len)
-    attention_hw = attention * (4.0 / 3.0 if recompute != "none" else 1.0)
-    share = min(attention_hw / hardware_flops, 1.0)
-    linear_rate = FP8_LINEAR_SPEEDUP if precision == "fp8" else 1.0
-    time_per_flop = (1.0 - share) / linear_rate + share / ATTENTION_RATE
-    bf16_peak = acc.bf16_tflops or acc.peak_tflops(precision) or 1.0
-    memory_bw = acc.mem_bw_tbs or 1.0
-    overhead = 1.0 + bf16_peak / memory_bw * (
-        OVERHEAD_K0 + OVERHEAD_K1 * REFERENCE_WIDTH / m.hidden_size
-    )
-    ceiling = matmul_ceiling(acc)
-    rate_vs_bf16 = ceiling / overhead / time_per_flop
-    if m.is_moe:
-        rate_vs_bf16 *= MOE_COMPUTE_SHARE
-    peak = acc.peak_tflops(precision) or bf16_peak
-    if precision == "fp32":  # TF32 matmuls: the whole step at the fp32 peak's pace
-        rate_vs_bf16 *= peak / bf16_peak
-    hfu = rate_vs_bf16 * bf16_peak / peak
+    time = token_time(acc, m, seq_len, micro_batch, precision, recompute, lora_fraction)
+    peak = (acc.peak_tflops(precision) or acc.bf16_tflops or 1.0) * 1e12
+    hfu = hardware_flops / time.total_s / peak
+    total = time.total_s
     return Efficiency(
-        hfu, hfu * model_flops / hardware_flops, ceiling, overhead, share, 1.0
+        hfu,
+        hfu * model_flops / hardware_flops,
+        time.ceiling,
+        time.gemm_s / total,
+        time.attention_s / total,
+        time.memory_s / total,
+        1.0,
     )
 
 
-def goodput(gpus: int, checkpoint_stall_share: float) -> float:
-    """Share of wall-clock time spent on useful steps: failures/restarts and checkpoints."""
-    failures = 1.0 / (
-        1.0 + gpus * INTERRUPTIONS_PER_GPU_HOUR * HOURS_LOST_PER_INTERRUPTION
-    )
-    return failures * (1.0 - checkpoint_stall_share)
+def goodput(
+    gpus: int,
+    checkpoint_stall_share: float,
+    practice: RestartPractice = AUTOMATED,
+) -> float:
+    """Share of wall-clock time spent on useful steps (``goodput`` module)."""
+    return practice.goodput(gpus, checkpoint_stall_share)

@@ -81,6 +81,15 @@ class LayoutChoice:
         return self.comm_s + self.bubble_s
 
     @property
+    def exposed_s(self) -> float:
+        """Communication the step waits for and the pipeline bubble."""
+        return self.traffic.exposed_s(self.step_compute_s) + self.bubble_s
+
+    @property
+    def exposed_share(self) -> float:
+        return self.exposed_s / self.step_compute_s if self.step_compute_s else 0.0
+
+    @property
     def step_s(self) -> float:
         """Compute + communication + bubble, no overlap: a ranking figure."""
         return self.step_compute_s + self.score_s

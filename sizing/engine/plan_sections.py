@@ -21,9 +21,9 @@ TRAINING_ONLY_KEYS = (
 
 
 SRC_EFFICIENCY = (
-    "calibrated on published runs (docs/methodology.md A.4): MAMF (ml-engineering); "
-    "FlashAttention-2 (Dao 2023); Megatron-LM issue 396 (FP8); DeepSeek-V3 report "
-    "3.2.1 (MoE); Llama 3 paper Table 4 (scale)"
+    "roofline of the layer's shapes, no fitted constant: MAMF (ml-engineering); "
+    "DeepGEMM README (FP8 share); FlashAttention-2 (Dao 2023), FlashAttention-3 "
+    "(Shah et al. 2024); DeepSeek-V3 report 3.2.1 (MoE); Llama 3 paper Table 4 (scale)"
 )
 
 
@@ -111,24 +111,39 @@ def _efficiency(section: Section, sized: SizedWorkload) -> None:
         "seq_len": workload.seq_len,
         "precision": workload.precision,
     }
-    for key, value, formula in (
-        ("matmul_ceiling", factors.ceiling, "measured maximum BF16 matmul share"),
+    for key, value, unit, formula in (
+        ("matmul_ceiling", factors.ceiling, "share", "measured maximum matmul share"),
         (
-            "memory_bound_divisor",
-            factors.overhead,
-            "1 + peak / HBM bandwidth x (0.00125 + 0.004 x 4096 / h)",
+            "gemm_time_share",
+            factors.gemm_share,
+            "share",
+            "sum over GEMMs of max(2MKN / (peak x ceiling), bytes / (0.9 x HBM)) + "
+            "5 us, x3 (forward, input and weight gradients) / token time",
         ),
         (
-            "attention_share",
+            "attention_time_share",
             factors.attention_share,
-            "attention FLOPs (12 L s H Q, x 4/3 recomputed) / hardware FLOPs",
+            "share",
+            "7/12 x 12 L s H Q / (16-bit peak x ceiling x 0.68) / token time",
         ),
-        ("scale_factor", factors.scale, "1 / (1 + 0.097 log2(N / 1,024)), N > 1,024"),
+        (
+            "memory_bound_time_share",
+            factors.memory_share,
+            "share",
+            "norms, rotary, residuals, activation, MoE permute, FP8 casts, logits: "
+            "bytes / (0.9 x HBM bandwidth) / token time",
+        ),
+        (
+            "scale_factor",
+            factors.scale,
+            "share",
+            "1 / (1 + 0.097 log2(N / 1,024)), N > 1,024",
+        ),
     ):
         section.put(
             key=key,
             value=value,
-            unit="share" if key != "memory_bound_divisor" else "ratio",
+            unit=unit,
             formula=formula,
             inputs=inputs,
             source=SRC_EFFICIENCY,
@@ -139,7 +154,9 @@ def _efficiency(section: Section, sized: SizedWorkload) -> None:
         unit="share",
         formula="buyer's MFU x hardware / model FLOPs"
         if plan.mfu_overridden
-        else "ceiling / divisor / ((1 - a) / FP8 1.42 + a / 0.75) x scale [x 0.85 MoE]",
+        else "hardware FLOPs per token / (token time x peak) x scale; compute time / "
+        "step share (dense 0.81, MoE 0.37, each the median optimum of its "
+        "calibration rows)",
         inputs=inputs,
         source=SRC_EFFICIENCY,
     )
@@ -151,19 +168,84 @@ def _efficiency(section: Section, sized: SizedWorkload) -> None:
         inputs=inputs,
         source=SRC_EFFICIENCY,
     )
+    _goodput(section, sized)
+
+
+SRC_GOODPUT = (
+    "Llama 3 (Grattafiori et al. 2024) section 3.3.4: 419 unexpected of 466 "
+    "interruptions in 54 days on 16,384 H100; Huawei MindCluster resumable-training "
+    "guide (lost time = checkpoint period / 2 + restart); OPT-175B (Zhang et al. "
+    "2022) section 2.5 (manual restarts)"
+)
+
+
+def _goodput(section: Section, sized: SizedWorkload) -> None:
+    plan, workload = sized.training, sized.workload
+    assert plan is not None
+    restart = workload.restart
+    section.put(
+        key="failures_per_gpu_hour",
+        value=restart.failures_per_gpu_hour,
+        unit="1/GPU-h",
+        formula="buyer's figure, or 419 / (16,384 GPUs x 54 days x 24 h)",
+        inputs={"overridden": workload.failures_per_gpu_hour is not None},
+        source=SRC_GOODPUT,
+    )
+    section.put(
+        key="restart_min",
+        value=restart.restart_min,
+        unit="min",
+        formula="buyer's figure, or by restart practice: automated 10, manual 120",
+        inputs={"restart_practice": workload.restart_practice},
+        source=SRC_GOODPUT,
+    )
+    section.put(
+        key="failure_loss_share",
+        value=restart.failure_loss(plan.gpus),
+        unit="share",
+        formula="lambda x N x (restart + checkpoint interval / 2)",
+        inputs={
+            "gpus": plan.gpus,
+            "failures_per_gpu_hour": restart.failures_per_gpu_hour,
+            "restart_min": restart.restart_min,
+            "checkpoint_interval_min": restart.checkpoint_interval_min,
+        },
+        source=SRC_GOODPUT,
+    )
     section.put(
         key="goodput",
         value=plan.goodput,
         unit="share",
-        formula="1 / (1 + N x 1.97e-5 /GPU-h x 0.25 h) x (1 - checkpoint stall share)",
-        inputs={"gpus": plan.gpus, "stall_share": workload.checkpoint_stall_share},
-        source="Llama 3: 419 unexpected interruptions in 54 days on 16,384 GPUs",
+        formula="(1 - checkpoint stall share) / (1 + lambda N (R + tau / 2))",
+        inputs={
+            "gpus": plan.gpus,
+            "stall_share": workload.checkpoint_stall_share,
+            "restart_practice": workload.restart_practice,
+        },
+        source=SRC_GOODPUT,
     )
 
 
 def _training_time(section: Section, sized: SizedWorkload) -> None:
     plan = sized.training
     assert plan is not None
+    section.put(
+        key="exposed_share",
+        value=plan.exposed_share,
+        unit="share",
+        formula="(tensor + context + pipeline traffic time + data-parallel time beyond "
+        "2/3 of the step + pipeline bubble) / the step's compute",
+        inputs={
+            "tensor": plan.choice.layout.tensor,
+            "pipeline": plan.choice.layout.pipeline,
+            "data": plan.choice.layout.data,
+            "bubble_s": plan.choice.bubble_s,
+            "step_compute_s": plan.choice.step_compute_s,
+        },
+        source="Narayanan et al. 2021 (bubble (p - 1) / (v m)); sizing-formulas "
+        "section 8; PyTorch DDP / Megatron distributed optimizer (gradients overlap "
+        "the backward pass)",
+    )
     section.put(
         key="peak_tflops",
         value=plan.peak_tflops,
@@ -176,11 +258,13 @@ def _training_time(section: Section, sized: SizedWorkload) -> None:
         key="days",
         value=plan.days,
         unit="days",
-        formula="total_flops / (GPUs x peak x HFU) / goodput / 86400",
+        formula="total_flops / (GPUs x peak x HFU) x (1 + exposed share) / goodput "
+        "/ 86400",
         inputs={
             "gpus": plan.gpus,
             "peak_tflops": plan.peak_tflops,
             "hfu": plan.hfu,
+            "exposed_share": plan.exposed_share,
             "goodput": plan.goodput,
         },
         source="sizing-formulas section 7",

@@ -100,7 +100,8 @@ def _remedy(
     choice: LayoutChoice,
 ) -> Remedy:
     model_flops, recompute_flops = flops(w)
-    days = days_for(acc, w, gpus, model_flops + recompute_flops)
+    exposed = 0.0 if w.mfu is not None else choice.exposed_share
+    days = days_for(acc, w, gpus, model_flops + recompute_flops) * (1.0 + exposed)
     gpu_hours = days * 24.0 * gpus
     return Remedy(
         change,

@@ -31,6 +31,7 @@ from .workload import Workload
 
 MAX_DOUBLINGS = 12
 MAX_COUNT_STEPS = 256
+OVERRUN_MARGIN = 1.1
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class TrainingPlan:
     choice: LayoutChoice
     memory_limited: bool  # GPU count raised above the time target to fit in memory
     remedies: tuple = ()  # Remedy records when no layout fits
+    exposed_share: float = 0.0  # the layout's exposed communication + bubble / compute
 
 
 def _peak(acc: Accelerator, w: Workload) -> float:
@@ -88,6 +90,7 @@ class TrainingRates:
             precision=w.precision,
             recompute=w.recompute,
             lora_fraction=w.lora_trainable_fraction,
+            micro_batch=w.micro_batch,
         )
         if w.mfu is None:
             return calibrated
@@ -107,7 +110,9 @@ class TrainingRates:
 
     def days(self, gpus: int, total_flops: float) -> float:
         rate = gpus * self.peak_tflops * 1e12 * self.efficiency(gpus).hfu
-        good = goodput(gpus, self.workload.checkpoint_stall_share)
+        good = goodput(
+            gpus, self.workload.checkpoint_stall_share, self.workload.restart
+        )
         return total_flops / rate / good / 86400.0
 
 
@@ -278,7 +283,11 @@ def plan_training(
         gpus, choice, memory_limited = grow_until_fits(layouts, gpus, choice, per_node)
     if choice is None:
         raise no_layout_error(w, gpus)
-    days = rates.days(gpus, total_flops)
+    if w.gpu_count is None:
+        gpus, choice = meet_target_with_layout(layouts, gpus, choice, total_flops)
+    # a buyer's MFU is end to end: the layout's exposed time is inside it
+    exposed = 0.0 if w.mfu is not None else choice.exposed_share
+    days = rates.days(gpus, total_flops) * (1.0 + exposed)
     efficiency = rates.efficiency(gpus)
     return TrainingPlan(
         gpus=gpus,
@@ -290,9 +299,34 @@ def plan_training(
         hfu=efficiency.hfu,
         mfu_overridden=w.mfu is not None,
         efficiency=efficiency,
-        goodput=goodput(gpus, w.checkpoint_stall_share),
+        goodput=goodput(gpus, w.checkpoint_stall_share, w.restart),
         days=days,
         gpu_hours=days * 24.0 * gpus,
         choice=choice,
         memory_limited=memory_limited,
+        exposed_share=exposed,
     )
+
+
+def meet_target_with_layout(
+    layouts: LayoutSearch, gpus: int, choice: LayoutChoice, total_flops: float
+) -> tuple[int, LayoutChoice]:
+    """The count met the target on compute alone; the chosen layout's exposed
+    communication and bubble lengthen the step, so add nodes -- the count x the
+    overrun x 1.1 (a wider layout exposes a little more), at most 8 rounds -- until the
+    target holds with them."""
+    target = layouts.workload.target_days or 0.0
+    per_node = layouts.fabric.gpus_per_node
+    rates = layouts.rates
+    for _ in range(8):
+        days = rates.days(gpus, total_flops) * (1.0 + choice.exposed_share)
+        if days <= target or gpus >= MAX_GPU_COUNT:
+            break
+        growth = min(days / target * OVERRUN_MARGIN, 2.0)
+        larger = round_gpus(math.ceil(gpus * growth), per_node)
+        larger = layouts.next_divisible(max(larger, gpus + per_node), per_node)
+        trial = layouts.best(larger)
+        if trial is None or not trial.fits:
+            break
+        gpus, choice = larger, trial
+    return gpus, choice

@@ -23,6 +23,7 @@ from .fields import (
     read_numbers,
     require,
 )
+from .goodput import RESTART_PRACTICES, RestartPractice, practice_of
 from .memory import DEFAULT_GPU_MEMORY_FRACTION
 from .model import QUANT_SCOPES, default_quant_scope
 from .model_input import model_from_dict
@@ -89,6 +90,19 @@ class Workload:
     checkpoint_interval_min: float = 60.0
     checkpoint_stall_share: float = 0.02
     checkpoints_kept: int = 3
+    # goodput: the era's restart practice and its overrides (``goodput``)
+    restart_practice: str = "automated"
+    failures_per_gpu_hour: float | None = None
+    restart_min: float | None = None
+
+    @property
+    def restart(self) -> RestartPractice:
+        return practice_of(
+            self.restart_practice,
+            self.failures_per_gpu_hour,
+            self.restart_min,
+            self.checkpoint_interval_min,
+        )
 
     @property
     def is_training(self) -> bool:
@@ -134,6 +148,11 @@ STORAGE_FIELDS = (
     NumberField("checkpoints_kept", integer=True, default=3),
 )
 
+GOODPUT_FIELDS = (
+    NumberField("failures_per_gpu_hour", maximum=0.01),
+    NumberField("restart_min", allow_zero=True, maximum=10080.0),
+)
+
 
 def workload_from_dict(data: Any, catalog: Catalog) -> Workload:
     """Parse the API body's ``workload`` object; raise SizingInputError naming the field."""
@@ -164,6 +183,11 @@ def workload_from_dict(data: Any, catalog: Catalog) -> Workload:
     else:
         seq_len, values = _inference_values(data, path, seq_len, limit)
     values.update(read_numbers(data, path, STORAGE_FIELDS))
+    if training:
+        values.update(read_numbers(data, path, GOODPUT_FIELDS))
+        values["restart_practice"] = read_choice(
+            data, "restart_practice", path, RESTART_PRACTICES, "automated"
+        )
     values["quant_scope"] = read_choice(data, "quant_scope", path, QUANT_SCOPES, None)
     return Workload(
         kind=kind,

@@ -66,11 +66,12 @@ def test_every_row_has_english_words_on_an_english_page(workload):
     by_key = {row["quantity"]: row for row in rows}
     if "training.days" in by_key:
         assert by_key["training.days"]["formula"] == (
-            "Total FLOPs ÷ (GPUs × peak × HFU) ÷ goodput, in days"
+            "Total FLOPs ÷ (GPUs × peak × HFU) × (1 + exposed communication and "
+            "bubble) ÷ goodput, in days"
         )
         # The engine's symbols stay for the technical reader (a tooltip).
         assert by_key["training.days"]["formula_symbols"] == (
-            "total_flops / (GPUs x peak x HFU) / goodput / 86400"
+            "total_flops / (GPUs x peak x HFU) x (1 + exposed share) / goodput / 86400"
         )
 
 

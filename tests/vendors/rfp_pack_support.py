@@ -1,5 +1,5 @@
 """The demo-like plan the RFP tests share: Llama 3.1 70B pre-training, 500 B tokens
-in 65 days, pinned to H200 SXM; the engine plans 104 GPUs in 13 DGX H200 nodes."""
+in 65 days, pinned to H200 SXM; the engine plans 96 GPUs in 12 DGX H200 nodes (sizing-2.2.0)."""
 
 import pytest
 
@@ -23,5 +23,5 @@ def rfp_plan(db, procurement, it_lead):
     )
     sizing_services.create_workload(procurement=procurement, **TRAIN_70B)
     plan = sizing_services.compute_sizing_plan(procurement=procurement, user=it_lead)
-    assert plan.result["gpu_count"] == 104
+    assert plan.result["gpu_count"] == 96
     return plan

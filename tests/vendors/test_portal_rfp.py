@@ -52,8 +52,8 @@ def test_the_portal_states_the_packs_minimums_word_for_word(
     page = _page(client, token)
     for code in ("compute", "vram_gb_per_gpu", "it_power_kw", "storage_tb"):
         assert f"{pack[code]['label']}</dt><dd><strong>{pack[code]['shown']}" in page
-    # hand-checked in test_rfp_content: 104 x H200 SXM
-    for shown in ("≥ 102.8 PFLOPS", "≥ 141 GB", "≤ 132.6 kW", "≤ 65 days"):
+    # hand-checked in test_rfp_content: 96 x H200 SXM
+    for shown in ("≥ 94.9 PFLOPS", "≥ 141 GB", "≤ 122.4 kW", "≤ 65 days"):
         assert shown in page
     body = APIClient().get(f"/api/v1/portal/{token}/", HTTP_ACCEPT_LANGUAGE="en").json()
     with translation.override("en"):
@@ -63,7 +63,7 @@ def test_the_portal_states_the_packs_minimums_word_for_word(
 
 def test_feedback_judges_the_figures_the_pack_states(rfp_plan, procurement, invitation):
     pack, pack_zh = _pack_rows(procurement), _pack_rows(procurement, "zh-hans")
-    # 64 x H100 against the plan's 104 x H200, and far too little storage
+    # 64 x H100 against the plan's 96 x H200, and far too little storage
     submission = submissions.submit(
         invitation,
         fields={**FIELDS, "storage_tb": 1},

@@ -33,16 +33,16 @@ def test_the_portal_states_the_minimums_of_the_rfp_pack(
             (m["code"], m["label"], m["shown"]) for m in pack
         ]
     rows = {r["code"]: r["shown"] for r in shown}  # zh-hans, the last one
-    # 104 x H200 SXM (tests/vendors/test_rfp_content.py): the pack's own figures
-    assert rows["compute"] == "≥ 102.8 PFLOPS"
-    assert rows["it_power_kw"] == "≤ 132.6 kW"
+    # 96 x H200 SXM (tests/vendors/test_rfp_content.py): the pack's own figures
+    assert rows["compute"] == "≥ 94.9 PFLOPS"
+    assert rows["it_power_kw"] == "≤ 122.4 kW"
     assert rows["ecosystem"] == "CUDA"
     page = html.unescape(
         client.get(
             reverse("vendors:portal", args=[token]), HTTP_ACCEPT_LANGUAGE="en"
         ).content.decode()
     )
-    assert "≥ 102.8 PFLOPS" in page
+    assert "≥ 94.9 PFLOPS" in page
     assert "≥ 141 GB" in page
     assert "at least" not in page
     assert ">cuda<" not in page

@@ -1,4 +1,4 @@
-"""The RFP's content: the plan's minimums as requirements (hand-checked for 104 x
+"""The RFP's content: the plan's minimums as requirements (hand-checked for 96 x
 H200 SXM), the questionnaire's requirement, the questions, the weights only when
 published, and a pack without a plan that says so."""
 
@@ -28,12 +28,12 @@ def test_plan_minimums_are_the_plans_figures_as_requirements(rfp_plan, procureme
     with translation.override("en"):
         content = rfp_content(procurement)
     rows = _minimums(content)
-    # 104 GPUs x 989 TFLOPS dense BF16 (H200 SXM, NVIDIA product page) = 102.856,
+    # 96 GPUs x 989 TFLOPS dense BF16 (H200 SXM, NVIDIA product page) = 94.944,
     # stated toward the plan's side so that the plan meets its own minimum (issue 21)
-    assert rows["compute"]["value"] == pytest.approx(102.8)
-    assert rows["compute"]["shown"] == "≥ 102.8 PFLOPS"
-    assert "104 × NVIDIA H200 SXM 141GB" in rows["compute"]["basis"]
-    # the questionnaire's target: 65 days (the plan needs 64.5 at calibrated MFU)
+    assert rows["compute"]["value"] == pytest.approx(94.9)
+    assert rows["compute"]["shown"] == "≥ 94.9 PFLOPS"
+    assert "96 × NVIDIA H200 SXM 141GB" in rows["compute"]["basis"]
+    # the questionnaire's target: 65 days (the plan needs 52.9 at sizing-2.2.0's step model)
     assert rows["training_days"]["shown"] == "≤ 65 days"
     assert rows["training_days"]["label"] == "Training time: 70B pre-training"
     assert rows["vram_gb_per_gpu"]["shown"] == "≥ 141 GB"
@@ -41,11 +41,11 @@ def test_plan_minimums_are_the_plans_figures_as_requirements(rfp_plan, procureme
     assert rows["scaleup_domain_gpus"]["shown"] == "≥ 8 GPU"
     # DGX H200: 8 x 400G ConnectX-7 per 8 GPUs = 400 Gb/s per GPU
     assert rows["network_gbps_per_gpu"]["shown"] == "≥ 400 Gb/s"
-    # 104 GPUs x 0.5 GB/s read floor (SuperPOD "Good": 4 GB/s per 8-GPU node)
-    assert rows["storage_read_gbs"]["shown"] == "≥ 52 GB/s"
-    # 13 nodes x 10.2 kW (DGX H200 maximum) = 132.6 kW, an "at most"
+    # 96 GPUs x 0.5 GB/s read floor (SuperPOD "Good": 4 GB/s per 8-GPU node)
+    assert rows["storage_read_gbs"]["shown"] == "≥ 48 GB/s"
+    # 13 nodes x 10.2 kW (DGX H200 maximum) = 122.4 kW, an "at most"
     assert rows["it_power_kw"]["comparison"] == AT_MOST
-    assert rows["it_power_kw"]["shown"] == "≤ 132.6 kW"
+    assert rows["it_power_kw"]["shown"] == "≤ 122.4 kW"
     assert rows["cooling"]["shown"] == "Air"
     assert rows["ecosystem"]["shown"] == "CUDA"
     summary = sizing_services.plan_summary(procurement=procurement)

@@ -36,7 +36,7 @@ def test_pdf_in_chinese_has_the_headings_and_the_minimums(rfp_plan, procurement)
     text = _pdf_text(data)
     for heading in ("需求", "投标必须满足的最低要求", "投标须回答的问题", "评标方式"):
         assert heading in text
-    for figure in ("102.8 PFLOPS", "141 GB", "400 Gb/s", "52 GB/s", "132.6 kW"):
+    for figure in ("94.9 PFLOPS", "141 GB", "400 Gb/s", "48 GB/s", "122.4 kW"):
         assert figure in text
 
 
@@ -54,7 +54,7 @@ def test_docx_reads_back_with_the_same_requirement_rows(rfp_plan, procurement):
     assert content_type.endswith("wordprocessingml.document")
     rows = _docx_rows(data)
     assert ["每卡显存", "≥ 141 GB"] == rows[[r[0] for r in rows].index("每卡显存")][:2]
-    assert ["交付算力", "≥ 102.8 PFLOPS"] == (
+    assert ["交付算力", "≥ 94.9 PFLOPS"] == (
         rows[[r[0] for r in rows].index("交付算力")][:2]
     )
     document = docx.Document(io.BytesIO(data))

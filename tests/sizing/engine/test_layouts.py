@@ -155,8 +155,10 @@ def test_when_nothing_fits_the_plan_says_so_and_lists_what_would(catalog, make):
     remedies = {x["change"]: x for x in r.training["fit_remedies"]}
     assert set(remedies) == {"micro_batch_1", "full_recompute", "more_gpus"}
     assert all(x["per_gpu_gb"] <= 80 for x in remedies.values())
-    # full recompute adds 2N + 4LsHQ/3 per token on top of (6N + 12LsHQ) + 4LsHQ/3
-    assert remedies["full_recompute"]["days_change_share"] > 0.2
+    # full recompute adds 2N + 4LsHQ/3 per token on top of (6N + 12LsHQ) + 4LsHQ/3:
+    # slower than one sequence per micro-batch on the same GPUs (the plan that does not
+    # fit is sized on its least-memory ZeRO-3 layout, whose exposed traffic is larger)
+    assert remedies["full_recompute"]["days"] > 1.2 * remedies["micro_batch_1"]["days"]
     assert remedies["more_gpus"]["gpus"] == 16
     hours = [x["gpu_hours"] for x in r.training["fit_remedies"]]
     assert hours == sorted(hours)
