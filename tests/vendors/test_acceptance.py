@@ -321,8 +321,8 @@ def test_the_signed_certificate_is_frozen(plan, it_lead, manager, tmp_path):
 
 def test_a_training_plan_is_held_to_its_throughput(h200_plan, procurement, it_lead):
     """Before a decision, from the sizing plan: Llama 3.1 70B, 500 B tokens, planned
-    on 104 x H200 SXM in 64.48 days (test_delivered), so the cluster must train at
-    500e9 / (64.48 x 86 400 s) = 89 749.5 tokens/s or faster."""
+    on 96 x H200 SXM in 52.92 days (sizing-2.2.0, test_delivered), so the cluster must
+    train at 500e9 / (52.918 x 86 400 s) = 109 356.36 tokens/s or faster."""
     plan = acceptance.create_acceptance_plan(procurement=procurement, user=it_lead)
     workload = by_key(plan)["workload"]
     assert (workload.metric, workload.unit, workload.comparison) == (
@@ -330,33 +330,33 @@ def test_a_training_plan_is_held_to_its_throughput(h200_plan, procurement, it_le
         "tokens/s",
         ">=",
     )
-    assert workload.required == pytest.approx(89_749.5, rel=1e-4)
+    assert workload.required == pytest.approx(109_356.36, rel=1e-4)
     slow = acceptance_results.record_measurement(
-        plan=plan, user=it_lead, clause_key="workload", measured=80_000.0
+        plan=plan, user=it_lead, clause_key="workload", measured=100_000.0
     )
     assert slow.verdicts[0].passed is False
     fast = acceptance_results.record_measurement(
         plan=plan,
         user=it_lead,
         clause_key="workload",
-        measured=92_000.0,
+        measured=112_000.0,
         note="NCCL_IB_HCA fixed",
     )
     assert fast.verdicts[0].passed is True
     row = next(s for s in standings(plan) if s.clause.key == "workload")
-    assert row.status == "passed" and row.measured == 92_000.0
+    assert row.status == "passed" and row.measured == 112_000.0
     assert [v.passed for v in row.history] == [False, True]
-    # the calibration loop: (92 000 - 89 749.5) / 89 749.5 = +2.51 %
+    # the calibration loop: (112 000 - 109 356.36) / 109 356.36 = +2.42 %
     error = acceptance_outcome.sizing_error(plan)
     assert error.kind == "training" and error.unit == "tokens/s"
-    assert error.error_pct == pytest.approx(2.51, abs=0.01)
+    assert error.error_pct == pytest.approx(2.42, abs=0.01)
 
 
 def test_the_tco_reforecast_charges_the_measured_shortfall_and_the_delay(
     h200_plan, org, procurement, manager, it_lead
 ):
-    """104 x H200 bought for the 70B run (89 749.5 tokens/s planned), delivered 30
-    days after the promised date, measured at 80 774.55 tokens/s (0.9 x plan):
+    """104 x H200 bought for the 70B run (113 485.53 tokens/s on the bid's 104 GPUs,
+    sizing-2.2.0), delivered 30 days after the promised date, measured at 0.9 x that:
     the useful GPU-hours shrink by 0.9 and by the share of the horizon left, and the
     same total cost is spread over them (cost per effective GPU-hour)."""
     bid = decided_bid(
@@ -374,7 +374,7 @@ def test_the_tco_reforecast_charges_the_measured_shortfall_and_the_delay(
         plan=plan, user=it_lead, delivered_on=due + dt.timedelta(days=30)
     )
     target = by_key(plan)["workload"].required
-    assert target == pytest.approx(89_749.5, rel=1e-4)
+    assert target == pytest.approx(113_485.53, rel=1e-4)
     acceptance_results.record_measurement(
         plan=plan, user=it_lead, clause_key="workload", measured=0.9 * target
     )
@@ -401,13 +401,13 @@ def test_the_tco_reforecast_charges_the_measured_shortfall_and_the_delay(
     assert bid.gpu_count == 104 and tco.performance_measured
     # by hand, horizon 5 years, the TCO's default utilisation 0.7:
     # 0.7 x 0.9 x (1 - 30 / 1825) = 0.61964; 104 x 8760 x 5 = 4 555 200 GPU-hours;
-    # 24 465 631.14 CNY / (4 555 200 x 0.7) = 7.6727 CNY planned,
-    # 24 465 631.14 / (4 555 200 x 0.61964) = 8.6678 CNY per effective GPU-hour
+    # 27 255 742.79 CNY (tco-2.0.0) / (4 555 200 x 0.7) = 8.5478 CNY planned,
+    # 27 255 742.79 / (4 555 200 x 0.61964) = 9.6562 CNY per effective GPU-hour
     assert (horizon, tco.planned_utilization) == (5, 0.7)
     assert tco.effective_utilization == pytest.approx(0.61964, abs=1e-5)
-    assert tco.total_cost == pytest.approx(24_465_631.14, abs=0.01)
-    assert tco.cost_per_gpu_hour == pytest.approx(7.6727, abs=1e-4)
-    assert tco.cost_per_effective_gpu_hour == pytest.approx(8.6678, abs=1e-4)
+    assert tco.total_cost == pytest.approx(27_255_742.79, abs=0.01)
+    assert tco.cost_per_gpu_hour == pytest.approx(8.5478, abs=1e-4)
+    assert tco.cost_per_effective_gpu_hour == pytest.approx(9.6562, abs=1e-4)
 
 
 def flat(text: str) -> str:

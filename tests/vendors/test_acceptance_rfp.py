@@ -1,6 +1,6 @@
 """The acceptance plan in the RFP pack as contractual criteria (issue 26): a section
 of the PDF and DOCX and a sheet of the XLSX, from the sizing plan before a decision
-(104 x H200 SXM in 13 nodes for the 70B training plan)."""
+(96 x H200 SXM in 12 nodes for the 70B training plan, sizing-2.2.0)."""
 
 import io
 
@@ -40,7 +40,7 @@ def test_the_docx_and_the_xlsx_carry_the_same_rows(rfp_plan, procurement):
     rows = [[c.text for c in r.cells] for t in document.tables for r in t.rows]
     fabric = next(r for r in rows if r[1] == "All-reduce across the nodes")
     assert fabric[2] == ">= 345.6 GB/s"
-    assert fabric[3].startswith("mpirun -np 104 -N 8 all_reduce_perf")
+    assert fabric[3].startswith("mpirun -np 96 -N 8 all_reduce_perf")
     book = openpyxl.load_workbook(
         io.BytesIO(rfp_pack(procurement, "xlsx", language="en")[0])
     )
