@@ -12,7 +12,7 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 
 from clusterbuy.models import DeploymentSite, Procurement
-from sizing.services import PlanSummary, server_facts
+from sizing.services import PlanSummary, server_facts, servers_facts
 from tco.services import (
     BidLine,
     BidPower,
@@ -86,9 +86,7 @@ def bid_lines(bid: Bid) -> list[Line]:
 
 def servers_for(bids) -> dict[str, dict | None]:
     """The server of each offered accelerator, looked up once per accelerator."""
-    return {
-        key: server_facts(accelerator_key=key) for key in {b.accelerator for b in bids}
-    }
+    return servers_facts(accelerator_keys={b.accelerator for b in bids})
 
 
 def _server(bid: Bid, servers: dict | None) -> dict | None:
