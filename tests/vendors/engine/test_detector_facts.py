@@ -2,6 +2,7 @@
 ceiling, access and licence answers, the plan's bill of materials, the RFP's own text
 - and quote the bid's sentence as the evidence."""
 
+import json
 from decimal import Decimal
 
 import pytest
@@ -235,6 +236,12 @@ def test_the_plan_bom_is_the_tco_bill_of_materials_at_the_price_book():
     assert plan_bom(scale_of(NEEDS), BOOK).network_cny == Decimal(2_674_944)
 
 
+def test_a_plan_without_a_storage_tier_is_held_at_the_capacity_tier():
+    # the bar is a floor: 1,100 TB x 200 USD x 7.2 = 1,584,000 (not 2,880/TB)
+    bom = plan_bom(ClusterScale(gpu_count=96, storage_tb=1100), BOOK)
+    assert bom.storage_cny == Decimal(1_584_000)
+
+
 def test_the_rfps_leaf_switches_and_optics_at_quoted_prices_are_not_gpu_only():
     # 4 x QM9700 at 318,000 (blind bid 44's quote) + 96 x 7,000 optics and cables
     # (blind bid 11's) = 1,944,000: above half of the plan's 2,674,944 (1,337,472)
@@ -264,6 +271,8 @@ def test_a_token_network_line_is_below_the_plan_bom():
     params = found[0].facts[0].params
     assert params["cost_cny"] == Decimal(2_674_944)
     assert params["floor_cny"] == Decimal(1_337_472)  # half of it
+    # a decision freezes the comparison as JSON: the fact must serialise
+    assert json.loads(json.dumps(params))["offered_cny"] == 100_000
 
 
 def test_without_the_price_book_the_plan_bom_is_not_checked():

@@ -187,9 +187,11 @@ def _below_plan_bom(line_items: Sequence[LineItemFacts], bom: PlanBom) -> list[P
                     fact(
                         FactCode.PLAN_BOM,
                         category=category,
-                        offered_cny=offered,
-                        cost_cny=cost,
-                        floor_cny=floor,
+                        # plain numbers: facts are stored as JSON (a decision
+                        # freezes the comparison)
+                        offered_cny=float(offered),
+                        cost_cny=float(cost),
+                        floor_cny=float(floor),
                         basis=bom.basis(category),
                     ),
                 ),

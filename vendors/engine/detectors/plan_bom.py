@@ -22,7 +22,7 @@ price book).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from tco.engine.bill_of_materials import (
@@ -34,6 +34,7 @@ from tco.engine.bill_of_materials import (
 )
 
 FLOOR_SHARE = Decimal("0.5")
+FLOOR_STORAGE_TIER = "pfs-good"  # priced at the capacity tier (price book)
 CURRENCY = "CNY"  # the detectors read line items in CNY (LineItemFacts.amount_cny)
 
 
@@ -57,7 +58,12 @@ def _cny(amount: float) -> Decimal:
 
 def plan_bom(scale: ClusterScale, book: PriceBook) -> PlanBom:
     """The plan's network and storage at ``scale`` (the plan's own GPU count and
-    design), priced from ``book`` in CNY."""
+    design), priced from ``book`` in CNY. A plan that names no storage tier is
+    priced at the capacity tier: the bar is a floor, and the least the plan's TB
+    can be bought at must not assume the dearer design (the TCO's fill-in, an
+    estimate, prices an unknown tier at the performance tier)."""
+    if scale.storage_tier is None:
+        scale = replace(scale, storage_tier=FLOOR_STORAGE_TIER)
     bom = bill_of_materials(scale)
     network = network_cost(bom, scale, book, CURRENCY)
     storage = storage_cost(bom, book, CURRENCY)
