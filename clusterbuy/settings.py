@@ -309,6 +309,8 @@ SPECTACULAR_SETTINGS = {
         "StageEnum": "clusterbuy.models.Stage.choices",
         "AvailabilityEnum": "sizing.models.Availability.choices",
         "EcosystemEnum": "sizing.models.Ecosystem.choices",
+        # a bid line's category and the categories its scope covers: one set
+        "LineCategoryEnum": "vendors.models.LineCategory.choices",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -73,8 +73,9 @@ HIDDEN_COST_LABELS: dict[str, tuple[Any, Any]] = {
     "network": (
         gettext_lazy("Network (fabric, switches, cables, NICs)"),
         gettext_lazy(
-            "No network capex: the cluster interconnect is about 19 percent of cluster "
-            "cost; add switches, optics and cables."
+            "No network capex: a multi-node cluster needs switches, cables or optics "
+            "for every NIC port (counted from the plan's fat tree and priced per port "
+            "and link in the price book); add them."
         ),
     ),
     "storage": (

@@ -63,7 +63,7 @@ from .engine import (
 )
 from .engine.currency import convert_money  # also the vendors app's CNY/USD rule
 from .models import RunStatus, TcoRun, TcoScenario, run_pdf_path
-from .price_book import cloud_prices_for
+from .price_book import cloud_prices_for, price_book  # noqa: F401  (vendors: gpu_only)
 
 logger = logging.getLogger(__name__)
 

@@ -158,6 +158,8 @@ def tco_preview(request, pk):
     form, formset = forms.build_forms(request.POST)
     live = live_estimate(form, formset, _scenario_posted(request, procurement))
     context = _live_context(live)
+    # data that must stay on-premises: the cloud rows are caveated, as on the run page
+    context["cloud_excluded"] = procurement.requires_local_deployment
     response = render(request, "tco/_preview_response.html", context)
     if live.estimate is None:
         # Nothing computable: keep the last good estimate on screen, greyed by

@@ -19,6 +19,7 @@ from .catalog import (
     ensure_catalog_loaded,
     load_reference_catalog,
     server_facts,
+    servers_facts,
 )
 from .delivered import (
     DeliveryBasis,
@@ -107,6 +108,7 @@ __all__ = [
     "save_requirement",
     "save_requirement_and_plan",
     "server_facts",
+    "servers_facts",
     "training_lower_bound_days",
     "update_workload",
 ]

@@ -190,9 +190,19 @@ def server_facts(*, accelerator_key: str) -> dict[str, Any] | None:
     """The server an accelerator comes in, as the TCO costs a bid on it: GPUs and
     compute NICs per node and its maximum power (the catalogue's, or derived from the
     GPU TDP: ``sizing.engine.platform.server_for``). None: unknown accelerator."""
+    return _server_facts(engine_catalog(), accelerator_key)
+
+
+def servers_facts(*, accelerator_keys) -> dict[str, dict[str, Any] | None]:
+    """``server_facts`` for several accelerators, reading the catalogue once (a
+    comparison's queries do not grow with the distinct accelerators offered)."""
+    catalog = engine_catalog()
+    return {key: _server_facts(catalog, key) for key in set(accelerator_keys)}
+
+
+def _server_facts(catalog: Catalog, accelerator_key: str) -> dict[str, Any] | None:
     from ..engine.platform import server_for
 
-    catalog = engine_catalog()
     acc = catalog.accelerators.get(accelerator_key or "")
     if acc is None:
         return None

@@ -29,8 +29,9 @@ _MESSAGES = {
     ),
     "network": (
         "Network (fabric, switches, cables, NICs)",
-        "No network capex: the cluster interconnect is ~19 % of cluster cost "
-        "(Epoch AI); add switches, optics and cables.",
+        "No network capex: a multi-node cluster needs switches, cables or optics "
+        "for every NIC port (counted from the plan's fat tree and priced per port "
+        "and link in the price book); add them.",
     ),
     "storage": (
         "Storage",

@@ -56,13 +56,16 @@ def test_hidden_cost_row_explains_every_default_with_its_source(
         result = comparison.build_comparison(procurement=procurement, user=buyer)
         groups = comparison.comparison_groups(result)
     hidden = next(r for r in groups[0].rows if r.help)
-    for source in ("Epoch AI", "reallm", "Sesterce", "ClusterBuy assumption"):
+    # the network is priced from the price book (tech-talk-cto sheet), no longer
+    # Epoch AI's 19 % interconnect share (cost24, issue 24)
+    for source in ("tech-talk-cto", "reallm", "Sesterce", "ClusterBuy assumption"):
         assert source in hidden.help
     gpu_only = hidden.cells[0]
     facility = next(d for d in gpu_only.detail if d.text.startswith("Power"))
-    # 81.6 kW x 1,000 W/kW x 10 USD/W x 7.2 CNY/USD x 5/12 years = 2,448,000
+    # 81.6 kW x 1,000 W/kW x 10 USD/W x 7.2 CNY/USD x 5/12 years = 2,448,000; the
+    # price book's 10 USD/W is shown converted (72 CNY/W, bill_of_materials.facility_cost)
     assert facility.text == "Power and cooling: 2,448,000"
-    assert "81.6 kW x 10 USD/W x 7.2 CNY/USD x 5/12" in facility.title
+    assert "81.6 kW x 72/W x 5/12" in facility.title
 
 
 def test_pitfalls_render_as_code_badges_with_wrapped_reasons(

@@ -75,14 +75,18 @@ def test_feedback_judges_the_figures_the_pack_states(rfp_plan, procurement, invi
         for m in submission.feedback["missing"]
         if m["code"] == "plan_minimum"
     }
-    assert {"compute", "vram_gb_per_gpu", "storage_tb"} <= set(short)
-    for code in ("compute", "vram_gb_per_gpu", "storage_tb"):
+    # 80 GB per GPU against the plan's 141 GB is no shortfall any more: the memory
+    # item passes when every planned workload fits in the offered GPUs (issue 24,
+    # H20 against an H200 plan), and the 70B training fits in 64 x H100 80 GB
+    assert {"compute", "storage_tb"} <= set(short)
+    assert "vram_gb_per_gpu" not in short
+    for code in ("compute", "storage_tb"):
         # the pack keeps four decimals of the same plan figure
         assert short[code]["required"] == pytest.approx(pack[code]["value"], abs=1e-4)
         assert short[code]["stated"] == [pack[code]["shown"], pack_zh[code]["shown"]]
         assert short[code]["label"] == [pack[code]["label"], pack_zh[code]["label"]]
         assert short[code]["status"] == "fail"
-    assert short["vram_gb_per_gpu"]["offered"] == 80
+    assert "memory_fit" not in short  # the workloads fit: why memory passes
 
 
 def test_weights_are_shown_only_when_published(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from clusterbuy.models import Procurement
 from sizing.services import PlanSummary
+from tco.services import price_book
 
 from ..engine.capability import Capability, check_capability_compliance
 from ..engine.compliance import (
@@ -28,7 +29,7 @@ from ..models import PROPOSAL_TEXT_MAX_CHARS, Bid
 from ..services import plan_facts
 from ..services.rfp_text import published_rfp_text
 from .labels import COMPLIANCE_ITEMS
-from .pricing import Line
+from .pricing import Line, plan_scale
 
 
 def plan_needs(plan: PlanSummary | None) -> PlanNeeds | None:
@@ -115,6 +116,8 @@ def procurement_facts(
         location=procurement.city,
         needs=needs,
         rfp_text=published_rfp_text(procurement=procurement),
+        plan_scale=plan_scale(plan) if needs is not None else None,
+        price_book=price_book(),
     )
 
 
@@ -137,11 +140,20 @@ def pitfalls_for(
     rows = [li for li in bid.line_items.all() if li.is_valid]
     items = (
         tuple(
-            LineItemFacts(li.category, li.amount, li.recurring, li.description)
+            LineItemFacts(
+                li.category,
+                li.amount,
+                li.recurring,
+                li.description,
+                tuple(li.scope or ()),
+            )
             for li in rows
         )
         if rows
-        else tuple(LineItemFacts(li.category, li.amount, li.recurring) for li in lines)
+        else tuple(
+            LineItemFacts(li.category, li.amount, li.recurring, scope=li.scope)
+            for li in lines
+        )
     )
     facts = BidFacts(
         line_items=items,

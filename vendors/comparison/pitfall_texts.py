@@ -112,13 +112,14 @@ def _figure_messages(p: Mapping[str, Any]) -> dict[str, Any]:
         ),
         "plan_bom": lambda: (
             _(
-                "%(category)s lines: %(offered)s; the plan's %(basis)s costs at least %(floor)s"
+                "%(category)s lines: %(offered)s, under half of the %(cost)s the "
+                "plan's %(basis)s costs at the price book"
             )
             % {
                 "category": category_label(str(p.get("category", ""))),
                 "offered": figure(p.get("offered_cny"), 0),
                 "basis": p.get("basis", ""),
-                "floor": figure(p.get("floor_cny"), 0),
+                "cost": figure(p.get("cost_cny"), 0),
             }
         ),
     }

@@ -12,7 +12,7 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 
 from clusterbuy.models import DeploymentSite, Procurement
-from sizing.services import PlanSummary, server_facts
+from sizing.services import PlanSummary, server_facts, servers_facts
 from tco.services import (
     BidLine,
     BidPower,
@@ -24,6 +24,7 @@ from tco.services import (
     power_for_tco,
 )
 
+from ..engine.line_scope import line_scope
 from ..models import Bid
 from .labels import FILL_IN_SOURCES
 
@@ -66,13 +67,15 @@ def quoted_total(lines: list[Line] | None, horizon_years: int) -> Decimal | None
 
 def bid_lines(bid: Bid) -> list[Line]:
     """The bid's priced lines whose stored quantity and unit price pass their own
-    fields; with one left out the totals are invalid (`lines_are_valid`)."""
+    fields; with one left out the totals are invalid (`lines_are_valid`). A line's
+    scope is its declared one, else what its description states it includes
+    (``line_scope``, the rule gpu_only reads too)."""
     return [
         Line(
             li.category,
             li.quantity * li.unit_price,
             li.recurring,
-            tuple(li.scope or ()),
+            line_scope(li.category, li.description, li.scope),
             li.year_from,
             li.year_to,
         )
@@ -83,9 +86,7 @@ def bid_lines(bid: Bid) -> list[Line]:
 
 def servers_for(bids) -> dict[str, dict | None]:
     """The server of each offered accelerator, looked up once per accelerator."""
-    return {
-        key: server_facts(accelerator_key=key) for key in {b.accelerator for b in bids}
-    }
+    return servers_facts(accelerator_keys={b.accelerator for b in bids})
 
 
 def _server(bid: Bid, servers: dict | None) -> dict | None:
@@ -126,6 +127,23 @@ def cluster_scale(
         gpus_per_node=per_node,
         nics_per_node=plan.nics_per_node or server.get("nic_count"),
         nic_gbps=plan.nic_gbps or server.get("nic_gbps") or 400.0,
+        switch_radix=plan.switch_radix or 64,
+        rail_optimized=True if plan.rail_optimized is None else plan.rail_optimized,
+        storage_tb=plan.storage_tb,
+        storage_tier=plan.storage_tier,
+    )
+
+
+def plan_scale(plan: PlanSummary) -> ClusterScale | None:
+    """The plan's own design at its own GPU count (what gpu_only prices the plan's
+    bill of materials at); None without a planned GPU count."""
+    if not plan.gpu_count:
+        return None
+    return ClusterScale(
+        gpu_count=plan.gpu_count,
+        gpus_per_node=plan.gpus_per_node or 8,
+        nics_per_node=plan.nics_per_node,
+        nic_gbps=plan.nic_gbps or 400.0,
         switch_radix=plan.switch_radix or 64,
         rail_optimized=True if plan.rail_optimized is None else plan.rail_optimized,
         storage_tb=plan.storage_tb,

@@ -26,6 +26,8 @@ from pathlib import Path
 from sizing.engine import Constraints, SizingInputError, estimate, workload_from_dict
 from sizing.engine.model import training_flops_per_token
 from sizing.reference_data import load_catalog
+from tco.engine.bill_of_materials import ClusterScale
+from tco.price_book import price_book
 from vendors.engine.compliance import PlanNeeds
 from vendors.engine.detectors import (
     BidFacts,
@@ -58,6 +60,19 @@ NEEDS = PlanNeeds(
     it_power_kw=125,
     cooling="air",
     ecosystem=None,
+)
+# The plan's design (PROCUREMENT.md): 12 HGX servers, 8 x 400 Gb/s NICs each on 64-port
+# switches, rail-optimised; 1.1 PB usable at 40 GB/s read = 3.33 GB/s per node, above
+# the 'Better' tier's 1.25 and within the 'Best' tier's 3.9 (sizing/data/storage.csv).
+PLAN_SCALE = ClusterScale(
+    gpu_count=96,
+    gpus_per_node=8,
+    nics_per_node=8,
+    nic_gbps=400,
+    switch_radix=64,
+    rail_optimized=True,
+    storage_tb=1100,
+    storage_tier="pfs-best",
 )
 _ACCELERATORS = (
     (re.compile(r"H200", re.I), "h200-sxm-141gb"),
@@ -200,6 +215,8 @@ def procurement_facts(bid: dict) -> ProcurementFacts:
             NEEDS.network_gbps_per_gpu, plan_peak, peak
         ),
         rfp_text=rfp_text(),
+        plan_scale=PLAN_SCALE,
+        price_book=price_book(),
     )
 
 

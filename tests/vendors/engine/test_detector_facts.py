@@ -2,10 +2,13 @@
 ceiling, access and licence answers, the plan's bill of materials, the RFP's own text
 - and quote the bid's sentence as the evidence."""
 
+import json
 from decimal import Decimal
 
 import pytest
 
+from tco.engine.bill_of_materials import ClusterScale
+from tco.price_book import price_book
 from vendors.engine.compliance import PlanNeeds
 from vendors.engine.detectors import (
     Fact,
@@ -20,6 +23,7 @@ from vendors.engine.detectors import (
     detect_template_proposal,
     network_need_for,
 )
+from vendors.engine.detectors.gpu_only import scale_of
 from vendors.engine.detectors.originality import design_topics, shared_own_text
 from vendors.engine.detectors.plan_bom import plan_bom
 
@@ -212,23 +216,43 @@ def _items(network, storage):
     )
 
 
-def test_the_plan_bom_counts_switches_and_links_at_its_scale():
-    bom = plan_bom(NEEDS)
-    assert (bom.fabric_ports, bom.switches) == (96, 2)
-    # 2 x 150,000 + 96 x 2,000; 1,100 TB x 500
-    assert bom.network_floor_cny == Decimal(492_000)
-    assert bom.storage_floor_cny == Decimal(550_000)
+BOOK = price_book()
+# The plan's design: 12 x 8 GPUs, 8 x 400G NICs a node, 64-port switches,
+# rail-optimised; 1.1 PB at the performance tier.
+SCALE = ClusterScale(gpu_count=96, storage_tb=1100, storage_tier="pfs-best")
 
 
-def test_one_switch_for_twelve_nodes_is_not_gpu_only():
-    # one 64-port switch 318,000 + 96 cables: 89 % GPU share, above the old 90 % rule's
-    # spirit, but what 12 nodes rightly need
+def test_the_plan_bom_is_the_tco_bill_of_materials_at_the_price_book():
+    # sizing.engine.fat_tree for 96 endpoints on 64 ports: 4 rail leaves (2 rails of
+    # 12 a leaf in 32 down ports) + ceil(96/64) = 2 spines, 96 + 96 links. Price book
+    # (tco/data/price_book.csv) at the default 7.2 CNY/USD: a port 562.5 USD = 4,050,
+    # a link 810 USD = 5,832, the performance tier 400 USD/TB = 2,880.
+    bom = plan_bom(SCALE, BOOK)
+    # 6 x 64 x 4,050 + 192 x 5,832 = 1,555,200 + 1,119,744
+    assert bom.network_cny == Decimal(2_674_944)
+    assert bom.storage_cny == Decimal(3_168_000)  # 1,100 x 2,880
+    assert bom.basis("network").startswith("12 nodes: 6 switches x 64 ports")
+    # the plan's needs alone give the same design (one 400G NIC a GPU at >= 200 Gb/s)
+    assert plan_bom(scale_of(NEEDS), BOOK).network_cny == Decimal(2_674_944)
+
+
+def test_a_plan_without_a_storage_tier_is_held_at_the_capacity_tier():
+    # the bar is a floor: 1,100 TB x 200 USD x 7.2 = 1,584,000 (not 2,880/TB)
+    bom = plan_bom(ClusterScale(gpu_count=96, storage_tb=1100), BOOK)
+    assert bom.storage_cny == Decimal(1_584_000)
+
+
+def test_the_rfps_leaf_switches_and_optics_at_quoted_prices_are_not_gpu_only():
+    # 4 x QM9700 at 318,000 (blind bid 44's quote) + 96 x 7,000 optics and cables
+    # (blind bid 11's) = 1,944,000: above half of the plan's 2,674,944 (1,337,472)
     found = detect_gpu_only(
-        _items("330000", "3000000"),
+        _items("1944000", "3000000"),
         network_gbps_per_gpu=400,
         storage_tb=1200,
         storage_read_gbs=45,
         needs=NEEDS,
+        plan_scale=SCALE,
+        price_book=BOOK,
     )
     assert found == []
 
@@ -240,9 +264,26 @@ def test_a_token_network_line_is_below_the_plan_bom():
         storage_tb=1200,
         storage_read_gbs=45,
         needs=NEEDS,
+        plan_scale=SCALE,
+        price_book=BOOK,
     )
     assert [f.params["category"] for p in found for f in p.facts] == ["network"]
-    assert found[0].facts[0].params["floor_cny"] == Decimal(492_000)
+    params = found[0].facts[0].params
+    assert params["cost_cny"] == Decimal(2_674_944)
+    assert params["floor_cny"] == Decimal(1_337_472)  # half of it
+    # a decision freezes the comparison as JSON: the fact must serialise
+    assert json.loads(json.dumps(params))["offered_cny"] == 100_000
+
+
+def test_without_the_price_book_the_plan_bom_is_not_checked():
+    found = detect_gpu_only(
+        _items("100000", "3000000"),
+        network_gbps_per_gpu=400,
+        storage_tb=1200,
+        storage_read_gbs=45,
+        needs=NEEDS,
+    )
+    assert found == []
 
 
 def test_a_lump_sum_that_declares_its_scope_covers_the_category():
@@ -254,6 +295,26 @@ def test_a_lump_sum_that_declares_its_scope_covers_the_category():
         LineItemFacts("software", Decimal("120000")),
     )
     assert detect_gpu_only(items) == []
+
+
+def test_a_lump_sum_with_a_declared_scope_field_covers_the_category():
+    # the vendor's structured answer (BidLineItem.scope), the description silent
+    items = (
+        LineItemFacts("gpu_servers", Decimal("28680000")),
+        LineItemFacts("other", Decimal("9000000"), scope=("network", "storage")),
+        LineItemFacts("software", Decimal("120000")),
+    )
+    assert detect_gpu_only(items) == []
+    found = detect_gpu_only(
+        items,
+        network_gbps_per_gpu=400,
+        storage_tb=1200,
+        storage_read_gbs=45,
+        needs=NEEDS,
+        plan_scale=SCALE,
+        price_book=BOOK,
+    )
+    assert found == []  # 9,000,000 covers both halves of the plan's costs
 
 
 def test_the_network_need_scales_with_the_offered_gpus_compute():

@@ -83,6 +83,8 @@ def detect_all(
             frameworks=bid.frameworks,
             proposal_text=bid.proposal_text,
             network_need_gbps_per_gpu=context.network_need_gbps_per_gpu,
+            plan_scale=context.plan_scale,
+            price_book=context.price_book,
         ),
         *detect_over_promising(
             bid.proposal_text,

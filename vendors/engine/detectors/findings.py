@@ -9,6 +9,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
+from tco.engine.bill_of_materials import ClusterScale, PriceBook
 from vendors.engine.compliance import PlanNeeds
 
 EVIDENCE_KINDS = ("measured_case_study", "site_visit", "demo")
@@ -47,7 +48,7 @@ class FactCode(StrEnum):
     # issue 24: what the proposal copies and what it lacks
     RFP_ECHO = "rfp_echo"  # share: of the proposal's 4-grams found in the RFP
     NO_DESIGN = "no_design"  # covered: design topics addressed (of DESIGN_TOPICS)
-    PLAN_BOM = "plan_bom"  # category, offered_cny, floor_cny, basis
+    PLAN_BOM = "plan_bom"  # category, offered_cny, cost_cny, floor_cny, basis
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,8 @@ class LineItemFacts:
     amount_cny: Decimal
     recurring: bool = False
     description: str = ""
+    #: The categories the line declares it also covers (BidLineItem.scope).
+    scope: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,10 @@ class ProcurementFacts:
     network_need_gbps_per_gpu: float | None = None
     # issue 24: the buyer's own published RFP text (template_proposal compares it)
     rfp_text: str = ""
+    # issue 24: the plan's design at its own GPU count and the TCO's price book rows
+    # (gpu_only prices the plan's bill of materials with them; no price book, no check)
+    plan_scale: ClusterScale | None = None
+    price_book: PriceBook | None = None
 
 
 def network_need_for(

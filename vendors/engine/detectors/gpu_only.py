@@ -3,41 +3,23 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from decimal import Decimal
 
+from tco.engine.bill_of_materials import ClusterScale, PriceBook
 from vendors.engine.compliance import PlanNeeds
+from vendors.engine.line_scope import line_scope
 
 from .findings import FactCode, LineItemFacts, Pitfall, PitfallCode, fact, pitfall
-from .plan_bom import FLOOR_SHARE, plan_bom
+from .plan_bom import FLOOR_SHARE, PlanBom, plan_bom
 from .stack import offered_stack
-from .text import format_figure, is_negated
-
-# A lump sum (服务包, a turnkey line) whose description states that it includes a
-# category covers that category (issue 24).
-_SCOPE = {
-    "network": re.compile(
-        r"网络|交换机|组网|网卡|线缆|光模块|InfiniBand|\bIB\b|RoCE|network|switch"
-        r"|fabric|cabl|optic",
-        re.IGNORECASE,
-    ),
-    "storage": re.compile(
-        r"存储|文件系统|storage|file ?system|GPFS|Lustre|\bPFS\b", re.IGNORECASE
-    ),
-    "software": re.compile(
-        r"软件|平台|调度|software|platform|scheduler|Slurm|Kubernetes", re.IGNORECASE
-    ),
-}
-_INCLUDES = re.compile(
-    r"含|包含|包括|涵盖|覆盖|内含|including|includes?|incl\.?|covers?|bundl",
-    re.IGNORECASE,
-)
+from .text import format_figure
 
 _SUPPORTING = {"network": "网络", "storage": "存储", "software": "软件"}
 _DEPLOYING = ("installation", "support", "training")
 _CODE = PitfallCode.GPU_ONLY
+SCALE_OUT_MIN_GBPS = 200
 
 
 def detect_gpu_only(
@@ -52,14 +34,19 @@ def detect_gpu_only(
     frameworks: Sequence[str] = (),
     proposal_text: str = "",
     network_need_gbps_per_gpu: float | None = None,
+    plan_scale: ClusterScale | None = None,
+    price_book: PriceBook | None = None,
 ) -> list[Pitfall]:
     """Flag a bid that is a pile of GPU servers rather than a working cluster.
 
     Findings: a network, storage or software category with no priced line (a lump sum
-    whose description states it includes the category covers it); network or storage
-    lines below half the floor cost of the plan's bill of materials at its scale
-    (``plan_bom``: switches and links by count, storage by TB - a 12-node cluster needs
-    one or two switches, not a fixed share of the GPU cost); and offered
+    whose declared scope or description covers the category covers it,
+    ``line_scope``); network or storage lines below half of what the plan's bill of
+    materials at the plan's scale costs at the TCO's price book (``plan_bom``:
+    switches and links by count, storage by TB at its tier - what a 12-node cluster
+    needs, not a fixed share of the GPU cost; ``plan_scale`` is the plan's design,
+    ``price_book`` the rows the caller read, without which this check is skipped);
+    and offered
     network/storage below the plan's needs - the network per GPU the offered GPU
     needs (``network_need_gbps_per_gpu``, the caller's: the plan's figure scaled by the
     offered GPU's compute, since the traffic to hide behind compute grows with it; a
@@ -77,8 +64,9 @@ def detect_gpu_only(
         line_items, scheduler=scheduler, frameworks=frameworks, text=proposal_text
     )
     found = _missing_supporting_lines(line_items, open_stack=open_stack)
-    if needs is not None:
-        found.extend(_below_plan_bom(line_items, needs))
+    if needs is not None and price_book is not None:
+        scale = plan_scale or scale_of(needs)
+        found.extend(_below_plan_bom(line_items, plan_bom(scale, price_book)))
     share = _gpu_share_of_hardware(line_items)
     if needs is None and not found and share > gpu_share_limit:
         found.append(
@@ -144,15 +132,10 @@ def _missing_supporting_lines(
 
 
 def _covers(item: LineItemFacts, category: str) -> bool:
-    """A line of another category whose description states it includes ``category``
-    ("服务包，含网络、存储及安装")."""
-    text = item.description
-    for match in _SCOPE[category].finditer(text):
-        if not is_negated(text, match.start(), match.end()) and _INCLUDES.search(
-            text[: match.start()]
-        ):
-            return True
-    return False
+    """A line of another category whose price also covers ``category``: its declared
+    scope, else a description that states it ("服务包，含网络、存储及安装";
+    ``line_scope``, the same rule the TCO reads)."""
+    return category in line_scope(item.category, item.description, item.scope)
 
 
 def _category_totals(line_items: Sequence[LineItemFacts]) -> dict[str, Decimal]:
@@ -161,41 +144,54 @@ def _category_totals(line_items: Sequence[LineItemFacts]) -> dict[str, Decimal]:
     totals: dict[str, Decimal] = {}
     for item in line_items:
         totals[item.category] = totals.get(item.category, Decimal(0)) + item.amount_cny
-        for category in _SCOPE:
-            if category != item.category and _covers(item, category):
-                totals[category] = totals.get(category, Decimal(0)) + item.amount_cny
+        for category in line_scope(item.category, item.description, item.scope):
+            totals[category] = totals.get(category, Decimal(0)) + item.amount_cny
     return totals
 
 
-def _below_plan_bom(
-    line_items: Sequence[LineItemFacts], needs: PlanNeeds
-) -> list[Pitfall]:
-    """One finding per network/storage category priced, but below half the floor cost
-    of what the plan needs at its scale (``plan_bom``); a missing category is the
+def scale_of(needs: PlanNeeds) -> ClusterScale:
+    """The plan's design when the caller gives none: its GPUs in 8-GPU servers, one
+    400 Gb/s NIC per GPU when the plan asks 200 Gb/s or more per GPU (rail-optimised,
+    hardware-facts.md section 6, item 8), else no scale-out fabric; its storage."""
+    return ClusterScale(
+        gpu_count=needs.gpu_count,
+        nics_per_node=None if needs.network_gbps_per_gpu >= SCALE_OUT_MIN_GBPS else 0,
+        storage_tb=max(needs.storage_tb, 0.0) or None,
+    )
+
+
+def _below_plan_bom(line_items: Sequence[LineItemFacts], bom: PlanBom) -> list[Pitfall]:
+    """One finding per network/storage category priced, but below half of what the
+    plan's bill of materials costs (``plan_bom``); a missing category is the
     missing-line finding."""
-    bom = plan_bom(needs)
     totals = _category_totals([i for i in line_items if not i.recurring])
     found = []
-    for category, label_en, label_zh, floor in (
-        ("network", "network", "网络", bom.network_floor_cny),
-        ("storage", "storage", "存储", bom.storage_floor_cny),
+    for category, label_en, label_zh in (
+        ("network", "network", "网络"),
+        ("storage", "storage", "存储"),
     ):
         offered = totals.get(category, Decimal(0))
-        if floor <= 0 or offered <= 0 or offered >= floor * FLOOR_SHARE:
+        cost = bom.cost(category)
+        floor = (cost * FLOOR_SHARE).quantize(Decimal(1))
+        if floor <= 0 or offered <= 0 or offered >= floor:
             continue
         found.append(
             pitfall(
                 _CODE,
-                f"The {label_en} lines total {offered:,.0f}; what the plan needs "
-                f"({bom.basis(category)}) costs at least {floor:,.0f}.",
-                f"{label_zh}分项合计 {offered:,.0f}；方案所需（{bom.basis(category)}）"
-                f"的最低成本约 {floor:,.0f}。",
+                f"The {label_en} lines total {offered:,.0f}, under half of the "
+                f"{cost:,.0f} that what the plan needs ({bom.basis(category)}) costs "
+                f"at the price book: at least {floor:,.0f}.",
+                f"{label_zh}分项合计 {offered:,.0f}，不到方案所需（{bom.basis(category)}）"
+                f"按价格库计 {cost:,.0f} 的一半（{floor:,.0f}）。",
                 facts=(
                     fact(
                         FactCode.PLAN_BOM,
                         category=category,
-                        offered_cny=offered,
-                        floor_cny=floor,
+                        # plain numbers: facts are stored as JSON (a decision
+                        # freezes the comparison)
+                        offered_cny=float(offered),
+                        cost_cny=float(cost),
+                        floor_cny=float(floor),
                         basis=bom.basis(category),
                     ),
                 ),

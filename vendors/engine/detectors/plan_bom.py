@@ -1,73 +1,75 @@
-"""The network and storage a plan's cluster needs at its scale, priced at the floor
-(issue 24): what ``gpu_only`` holds a bid's network and storage lines against, instead
-of a fixed GPU share of the hardware cost.
+"""What the network and storage of the plan's cluster cost at the plan's scale (issue
+24): what ``gpu_only`` holds a bid's network and storage lines against, instead of a
+fixed GPU share of the hardware cost.
 
-Counts from the plan (``PlanNeeds``): one scale-out port per GPU when the plan asks
-for 200 Gb/s or more per GPU (rail-optimised, one NIC per GPU; hardware-facts.md
-section 6, item 8); 64-port leaf switches for those ports, no spine at this scale; one
-cable per port; the plan's usable storage in TB. NICs are left out: HGX servers are
-often quoted with their eight NICs inside the server price.
+One fact, one home: the counts are the TCO's bill of materials
+(``tco.engine.bill_of_materials``: the right-sized fat tree of
+``sizing.engine.fat_tree``, one compute NIC per rail port, the plan's usable storage at
+its tier) and the prices are the TCO's sourced price book (``tco/data/price_book.csv``,
+read by the caller and passed in - this module does no I/O). The TCO fills in exactly
+this cost for a bid that omits the category; the detector flags a bid whose own lines
+are far below it.
 
-Floor unit prices (CNY, excluding VAT, the low end of what was quoted in 2024-25 - a
-floor, not a price book; secondary sources, reseller list prices):
-
-* a 64-port 400G NDR InfiniBand switch (NVIDIA QM9700 class), US$ 25,000-35,000 ->
-  ``SWITCH_FLOOR_CNY`` = 150,000;
-* one 400G link, a passive copper DAC at the cheapest (transceivers and fibre cost
-  several times more), US$ 300-500 -> ``LINK_FLOOR_CNY`` = 2,000;
-* usable parallel-file-system capacity, HDD-based with a flash tier at the cheapest,
-  ``STORAGE_FLOOR_CNY_PER_TB`` = 500.
-
-A bid's lines below ``FLOOR_SHARE`` (half) of this floor cannot buy the fabric or the
-file system the plan needs, whatever the cluster's size: 12 nodes need one or two
-switches, and one switch with its cables clears the bar.
+The bar is ``FLOOR_SHARE`` (half) of that cost: the price book holds typical prices
+(an FS.com 64-port NDR switch at 36,000 USD where NVIDIA's own QM9700 lists near
+50,000; links at optics prices where passive copper costs several times less), and a
+design may fairly save on it (no spine where the RFP allows leaves only, copper inside
+a rack), so a line at half of it can still be honest; below half, it cannot buy the
+switches, links or file system the plan counts. The share itself is ClusterBuy's
+margin, no published figure (det24's rule "half the floor cost", restated from the
+price book).
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from vendors.engine.compliance import PlanNeeds
+from tco.engine.bill_of_materials import (
+    ClusterScale,
+    PriceBook,
+    bill_of_materials,
+    network_cost,
+    storage_cost,
+)
 
-SWITCH_PORTS = 64
-SWITCH_FLOOR_CNY = Decimal(150_000)
-LINK_FLOOR_CNY = Decimal(2_000)
-STORAGE_FLOOR_CNY_PER_TB = Decimal(500)
 FLOOR_SHARE = Decimal("0.5")
-SCALE_OUT_MIN_GBPS = 200
+FLOOR_STORAGE_TIER = "pfs-good"  # priced at the capacity tier (price book)
+CURRENCY = "CNY"  # the detectors read line items in CNY (LineItemFacts.amount_cny)
 
 
 @dataclass(frozen=True)
 class PlanBom:
-    fabric_ports: int
-    switches: int
-    storage_tb: float
+    network_cny: Decimal
+    storage_cny: Decimal
+    network_basis: str
+    storage_basis: str
 
-    @property
-    def network_floor_cny(self) -> Decimal:
-        return self.switches * SWITCH_FLOOR_CNY + self.fabric_ports * LINK_FLOOR_CNY
-
-    @property
-    def storage_floor_cny(self) -> Decimal:
-        return (Decimal(str(self.storage_tb)) * STORAGE_FLOOR_CNY_PER_TB).quantize(
-            Decimal(1)
-        )
+    def cost(self, category: str) -> Decimal:
+        return self.network_cny if category == "network" else self.storage_cny
 
     def basis(self, category: str) -> str:
-        if category == "network":
-            return (
-                f"{self.switches} x {SWITCH_PORTS}-port switch + "
-                f"{self.fabric_ports} links"
-            )
-        return f"{self.storage_tb:g} TB usable"
+        return self.network_basis if category == "network" else self.storage_basis
 
 
-def plan_bom(needs: PlanNeeds) -> PlanBom:
-    ports = needs.gpu_count if needs.network_gbps_per_gpu >= SCALE_OUT_MIN_GBPS else 0
+def _cny(amount: float) -> Decimal:
+    return Decimal(str(amount)).quantize(Decimal(1))
+
+
+def plan_bom(scale: ClusterScale, book: PriceBook) -> PlanBom:
+    """The plan's network and storage at ``scale`` (the plan's own GPU count and
+    design), priced from ``book`` in CNY. A plan that names no storage tier is
+    priced at the capacity tier: the bar is a floor, and the least the plan's TB
+    can be bought at must not assume the dearer design (the TCO's fill-in, an
+    estimate, prices an unknown tier at the performance tier)."""
+    if scale.storage_tier is None:
+        scale = replace(scale, storage_tier=FLOOR_STORAGE_TIER)
+    bom = bill_of_materials(scale)
+    network = network_cost(bom, scale, book, CURRENCY)
+    storage = storage_cost(bom, book, CURRENCY)
     return PlanBom(
-        fabric_ports=ports,
-        switches=math.ceil(ports / SWITCH_PORTS) if ports else 0,
-        storage_tb=max(needs.storage_tb, 0.0),
+        network_cny=_cny(network.amount),
+        storage_cny=_cny(storage.amount) if storage else Decimal(0),
+        network_basis=network.basis,
+        storage_basis=storage.basis if storage else "",
     )
