@@ -18,6 +18,7 @@ from clusterbuy.engine.numbers import figure
 from clusterbuy.errors import range_sentence
 
 from .engine import CAPEX_CATEGORIES, INPUT_TABLE, capex_label, input_label
+from .engine.basis_words import basis_in
 
 
 def _in_active_language(label_of, key: str) -> str:
@@ -148,10 +149,11 @@ _LINE_COUNT = re.compile(r"^(\d+) line\(s\)$")
 def shown_basis(basis: str) -> str:
     """An item's basis as a person reads it: the engine's "3 line(s)" (a count of a
     bid's price lines, tco.engine.normalise) as "3 lines" / "3 行" with the right
-    plural; a formula ("8,760 h x 1.3 PUE ...") stays as the engine wrote it."""
+    plural; a formula ("8 nodes x 20,000/node") in the reader's language
+    (``tco.engine.basis_words``): figures and symbols as the engine wrote them."""
     match = _LINE_COUNT.match(basis or "")
     if not match:
-        return basis
+        return basis_in(basis, get_language() or "en")
     count = int(match.group(1))
     return ngettext("%(count)s price line", "%(count)s price lines", count) % {
         "count": figure(count)

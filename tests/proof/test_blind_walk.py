@@ -601,7 +601,7 @@ def test_the_detector_finds_planted_leaks(world, detector):
     assert not detector.in_json({"vendor": {"id": None, "name": "Vendor 1"}})
 
 
-def test_the_buyer_walk_sees_names_prices_and_the_ratio(world, buyer_walk):
+def test_the_buyer_walk_sees_names_and_prices(world, buyer_walk):
     """The positive control: the walk reaches the pages that would leak."""
     procurement = world["procurement"]
     bid = world["contexts"][0]["bid"]
@@ -630,7 +630,10 @@ def test_the_buyer_walk_sees_names_prices_and_the_ratio(world, buyer_walk):
         "Quokka",
         "7,777,777",
         "3,141,592",
-        "97% of the hardware",
+        # No ratio: the world has a sizing plan, so gpu_only reasons from the plan's
+        # bill of materials (prices, caught above); the "97% of the hardware cost"
+        # share is its no-plan fallback, and the ratio pattern is proven on that
+        # wording in test_the_detector_finds_planted_leaks.
     ):
         assert expected in everything, expected
 

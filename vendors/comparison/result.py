@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from clusterbuy.models import Procurement
 from sizing.engine.budget import BudgetCheck, check_budget
 from sizing.services import PlanSummary
+from tco.labels import shown_basis
 
 from ..engine import scoring
 from ..engine.compliance import ComplianceItem
@@ -124,7 +125,7 @@ class Column:
                 "label": category_label(h["category"]),
                 "amount": h["amount"],
                 "source": _(h["source"]),
-                "basis": h.get("basis", ""),
+                "basis": shown_basis(h.get("basis", "")),
             }
             for h in self.hidden_costs
         ]

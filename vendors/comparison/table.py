@@ -19,7 +19,6 @@ from .claims import claims_cell
 from .delivered_rows import delivered_row_specs
 from .labels import (
     COMPLIANCE_ITEMS,
-    category_label,
     compliance_label,
     current_language,
     fill_in_help,
@@ -115,10 +114,10 @@ def _price_group(comparison: Comparison) -> Group:
     for cell, c in zip(hidden_row.cells, cols, strict=True):
         cell.detail = [
             Detail(
-                f"{category_label(h['category'])}: {money(h['amount'])}",
-                title=f"{_(h['source'])} ({h.get('basis', '')})",
+                f"{h['label']}: {money(h['amount'])}",
+                title=f"{h['source']} ({h['basis']})" if h["basis"] else h["source"],
             )
-            for h in c.hidden_costs
+            for h in c.hidden_cost_list
         ]
     rows = [
         _numeric_row(

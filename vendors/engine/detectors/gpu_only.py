@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from decimal import Decimal
 
+from tco.engine.basis_words import basis_in
 from tco.engine.bill_of_materials import ClusterScale, PriceBook
 from vendors.engine.compliance import PlanNeeds
 from vendors.engine.line_scope import line_scope
@@ -181,7 +182,8 @@ def _below_plan_bom(line_items: Sequence[LineItemFacts], bom: PlanBom) -> list[P
                 f"The {label_en} lines total {offered:,.0f}, under half of the "
                 f"{cost:,.0f} that what the plan needs ({bom.basis(category)}) costs "
                 f"at the price book: at least {floor:,.0f}.",
-                f"{label_zh}分项合计 {offered:,.0f}，不到方案所需（{bom.basis(category)}）"
+                f"{label_zh}分项合计 {offered:,.0f}，不到方案所需（"
+                f"{basis_in(bom.basis(category), 'zh')}）"
                 f"按价格库计 {cost:,.0f} 的一半（{floor:,.0f}）。",
                 facts=(
                     fact(
