@@ -193,6 +193,7 @@ def _check_documents(page, role, language, findings, ctx, seen) -> None:
         # A page marks a citation's Latin names lang="en"; a document's text has no
         # such marks, so the names of the cited sources are taken out as data.
         text = _strip_all(text, ctx["document_data"], ctx["citations"])
+        text = ctx["code_in_documents"].sub(" ", text)
         _check_text(text, role, in_language, link.path, findings, ctx)
 
 
@@ -234,7 +235,9 @@ def _context_data() -> dict:
     data, prose = data_strings({msgid for msgid, _ in patterns})
     # The capex lines' descriptions a user typed (JSON inputs of the scenarios and
     # runs: "PDU, UPS, cooling") are user data like any text column.
-    data = sorted(set(data) | _capex_descriptions(), key=len, reverse=True)
+    data = sorted(
+        set(data) | _capex_descriptions() | _acceptance_code(), key=len, reverse=True
+    )
     han_data = sorted(
         {v for v in data + prose if HAN.search(v)}
         | {v for v in data if re.search(r"[\u3400-\u9fff]", v)},
@@ -252,7 +255,18 @@ def _context_data() -> dict:
         # Documents: user data as its layout may space it, and the cited sources.
         "document_data": sorted({normalised(v) for v in data}, key=len, reverse=True),
         "citations": _citation_names(),
+        # A command a document's table wraps ("fio --name=read -- rw=read") is the
+        # same code: matched with any spacing.
+        "code_in_documents": _spaced(_acceptance_code()),
     }
+
+
+def _spaced(codes: set[str]) -> re.Pattern:
+    alternatives = [
+        r"\s*".join(re.escape(ch) for ch in code if not ch.isspace())
+        for code in sorted(codes, key=len, reverse=True)
+    ]
+    return re.compile("|".join(alternatives) or r"(?!)")
 
 
 def _citation_names() -> list[str]:
@@ -267,6 +281,25 @@ def _citation_names() -> list[str]:
         for m in LATIN_RUN.finditer(default_source(name, lang) or "")
     }
     return sorted((n for n in names if len(n) > 1), key=len, reverse=True)
+
+
+def _acceptance_code() -> set[str]:
+    """The acceptance clauses' commands as code (``all_reduce_perf -b 1G ...``) and
+    the tools' names in them (``ib_write_bw``): a command is quoted as it is run, in
+    every language; its words (``shown_command(...).note``) are checked like any
+    text."""
+    from clusterbuy.models import Procurement
+    from vendors.services.acceptance import preview_clauses
+    from vendors.services.acceptance_texts import shown_command
+
+    found = set()
+    for procurement in Procurement.objects.all():
+        for clause in preview_clauses(procurement=procurement):
+            code = shown_command(clause.get("command", "")).code
+            if code:
+                found.add(code)
+                found |= set(RAW_KEY.findall(code))
+    return found
 
 
 def _capex_descriptions() -> set[str]:

@@ -398,6 +398,7 @@ def _acceptance(data: dict) -> list[dict]:
         clause_title,
         unit_label,
     )
+    from ..services.acceptance_texts import shown_command, shown_text
 
     rows = []
     for index, c in enumerate(data.get("acceptance") or [], start=1):
@@ -415,8 +416,8 @@ def _acceptance(data: dict) -> list[dict]:
                 "title": clause_title(c["key"]),
                 "category": str(CATEGORY_LABELS.get(c["category"], c["category"])),
                 "required": required,
-                "command": c.get("command", ""),
-                "source": c.get("source", ""),
+                "command": str(shown_command(c.get("command", ""))),
+                "source": shown_text(c.get("source", "")),
             }
         )
     return rows

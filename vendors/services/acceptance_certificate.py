@@ -35,6 +35,7 @@ from .acceptance_standing import (
     conclusion_of,
     standings,
 )
+from .acceptance_texts import shown_text
 from .audit import record_audit
 
 # 2: the conclusion (合格 / 不合格 / 未完成) with its failed and untested clauses.
@@ -48,7 +49,7 @@ CLAUSE_TITLES = {
     "nccl_all_reduce_node": gettext_lazy("All-reduce within each node"),
     "nccl_all_to_all_node": gettext_lazy("All-to-all within each node"),
     "hccl_all_reduce_node": gettext_lazy("All-reduce within each node (HCCL)"),
-    "ib_write_bw_nic": gettext_lazy("Bandwidth of each NIC (ib_write_bw)"),
+    "ib_write_bw_nic": gettext_lazy("Bandwidth of each NIC"),
     "nccl_all_reduce_fabric": gettext_lazy("All-reduce across the nodes"),
     "nccl_all_to_all_fabric": gettext_lazy("All-to-all across the nodes"),
     "hccl_all_reduce_fabric": gettext_lazy("All-reduce across the nodes (HCCL)"),
@@ -262,6 +263,7 @@ def certificate_context(snapshot: dict, *, draft: bool) -> dict:
             {
                 **c,
                 "title_shown": c["title"][lang],
+                "source_shown": shown_text(c["source"]),
                 "required_shown": _required_text(c),
                 "measured_shown": _measured_text(c),
                 "status_shown": str(STATUS_LABELS.get(c["status"], c["status"])),

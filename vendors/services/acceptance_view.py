@@ -22,6 +22,7 @@ from .acceptance_outcome import (
     tco_reforecast,
 )
 from .acceptance_standing import Conclusion, conclusion_of, standings, stragglers
+from .acceptance_texts import shown_command, shown_text
 
 
 def _rows(plan) -> list[dict]:
@@ -29,6 +30,9 @@ def _rows(plan) -> list[dict]:
         {
             "clause": row.clause,
             "title": clause_title(row.clause.key),
+            "command": shown_command(row.clause.command),
+            "source": shown_text(row.clause.source),
+            "basis": shown_text(row.clause.basis),
             "unit": unit_label(row.clause.unit),
             "category_label": CATEGORY_LABELS.get(row.clause.category, ""),
             "status": row.status,
