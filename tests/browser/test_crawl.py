@@ -192,8 +192,9 @@ def _check_documents(page, role, language, findings, ctx, seen) -> None:
         in_language = named.group(1) if named else language
         # A page marks a citation's Latin names lang="en"; a document's text has no
         # such marks, so the names of the cited sources are taken out as data.
-        text = _strip_all(text, ctx["document_data"], ctx["citations"])
+        # Whole quoted code and sources first: a name inside one (H100) would cut it.
         text = ctx["code_in_documents"].sub(" ", text)
+        text = _strip_all(text, ctx["document_data"], ctx["citations"])
         _check_text(text, role, in_language, link.path, findings, ctx)
 
 
@@ -257,7 +258,9 @@ def _context_data() -> dict:
         "citations": _citation_names(),
         # A command a document's table wraps ("fio --name=read -- rw=read") is the
         # same code: matched with any spacing.
-        "code_in_documents": _spaced(_acceptance_code()),
+        # The catalogue's FP64 sources an acceptance clause cites (long, so a
+        # table wraps them mid-word) likewise.
+        "code_in_documents": _spaced(_acceptance_code() | _fp64_sources()),
     }
 
 
@@ -300,6 +303,16 @@ def _acceptance_code() -> set[str]:
                 found.add(code)
                 found |= set(RAW_KEY.findall(code))
     return found
+
+
+def _fp64_sources() -> set[str]:
+    from sizing.models import Accelerator
+
+    return set(
+        Accelerator.objects.exclude(fp64_source="").values_list(
+            "fp64_source", flat=True
+        )
+    )
 
 
 def _capex_descriptions() -> set[str]:
