@@ -6,17 +6,19 @@ from decimal import Decimal as D
 
 import pytest
 
-from tests.vendors.tender_support import (  # noqa: F401  (fixtures)
+from tests.vendors import tender_support
+from tests.vendors.tender_support import (
     H20,
     H20_PFLOPS,
     PLAN_PFLOPS,
-    h200_plan,
     priced_bid,
     set_regime,
-    tender_world,  # noqa: F401
 )
 from vendors import comparison
 from vendors.services import tender
+
+h200_plan = tender_support.h200_plan  # fixtures
+tender_world = tender_support.tender_world
 
 
 def _build(procurement, user):
@@ -25,7 +27,7 @@ def _build(procurement, user):
 
 
 @pytest.fixture
-def five_bids(tender_world, org):  # noqa: F811
+def five_bids(tender_world, org):
     """A 30 M, B 32 M (small enterprise), C 36 M: 96 x H200; X 12 M: 96 x H20;
     O 41 M: 96 x H200 over the 40 M budget."""
     procurement = tender_world
@@ -131,7 +133,7 @@ def test_abnormally_low_share_flags_valid_bids_below_the_mean(five_bids, buyer):
 
 @pytest.mark.parametrize("regime", ["commercial", "gov_procurement", "tendering"])
 def test_96_h20_against_the_96_h200_plan_never_ranks_first(
-    tender_world,  # noqa: F811
+    tender_world,
     org,
     buyer,
     regime,
@@ -154,7 +156,7 @@ def test_96_h20_against_the_96_h200_plan_never_ranks_first(
 
 
 def test_commercial_price_per_delivered_capacity_without_star_items(
-    tender_world,  # noqa: F811
+    tender_world,
     org,
     buyer,
 ):

@@ -7,15 +7,17 @@ from decimal import Decimal as D
 import pytest
 from django.utils import timezone
 
-from tests.vendors.tender_support import (  # noqa: F401  (fixtures)
+from tests.vendors import tender_support
+from tests.vendors.tender_support import (
     H20,
-    h200_plan,
     priced_bid,
     set_regime,
-    tender_world,
 )
 from vendors.models import RfpVersion, TenderSettings
 from vendors.services import tender
+
+h200_plan = tender_support.h200_plan  # fixtures
+tender_world = tender_support.tender_world
 
 
 def _publish(procurement):
@@ -174,11 +176,12 @@ def test_api_denies_outsiders_and_viewers_and_changes_nothing(
     assert api_for(outsider).get(_url(tender_world)).status_code == 404
     put = {"regime": "tendering"}
     assert (
-        api_for(outsider).put(_url(tender_world), put, format="json").status_code
-        == 404
+        api_for(outsider).put(_url(tender_world), put, format="json").status_code == 404
     )
     assert api_for(viewer).get(_url(tender_world)).status_code == 200
-    assert api_for(viewer).put(_url(tender_world), put, format="json").status_code == 403
+    assert (
+        api_for(viewer).put(_url(tender_world), put, format="json").status_code == 403
+    )
     assert api_for(outsider).get(_url(tender_world, "review/")).status_code == 404
     assert not TenderSettings.objects.exists()
 

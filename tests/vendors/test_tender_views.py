@@ -6,14 +6,16 @@ from decimal import Decimal as D
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.vendors.tender_support import (  # noqa: F401  (fixtures)
+from tests.vendors import tender_support
+from tests.vendors.tender_support import (
     H20,
-    h200_plan,
     priced_bid,
     set_regime,
-    tender_world,
 )
 from vendors.models import RfpVersion, TenderSettings
+
+h200_plan = tender_support.h200_plan  # fixtures
+tender_world = tender_support.tender_world
 
 
 def _url(procurement):

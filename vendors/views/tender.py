@@ -20,9 +20,7 @@ def tender_page(request, pk):
     procurement = access_procurement(request.user, pk)
     row = tender.tender_settings_for(procurement=procurement)
     frozen = tender.rfp_published(procurement)
-    form = TenderSettingsForm(
-        request.POST or None, instance=row, items_frozen=frozen
-    )
+    form = TenderSettingsForm(request.POST or None, instance=row, items_frozen=frozen)
     if request.method == "POST":
         require(request.user, Capability.CONFIGURE_EVALUATION)
         if form.is_valid():
