@@ -293,7 +293,8 @@ def _clean_items(items: Any) -> list[dict]:
                 "comparison": comparison,
                 "required": required,
                 "unit": unit,
-                "source": row.get("source") or _("set by the buyer"),
+                # English like the engine's own sources (a stored fact, not a label)
+                "source": row.get("source") or "set by the buyer",
             }
         )
     return cleaned
@@ -381,9 +382,8 @@ def update_tender_settings(
             if items != row.mandatory_items and rfp_published(procurement):
                 errors["mandatory_items"] = [
                     _(
-                        "The RFP is published: its mandatory (★) items can no longer "
-                        "change. Issue an addendum procedure outside ClusterBuy or "
-                        "start a new tender."
+                        "The RFP is published: its mandatory (★) items can no "
+                        "longer change."
                     )
                 ]
             values["mandatory_items"] = items
