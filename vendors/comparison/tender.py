@@ -121,7 +121,8 @@ def bid_facts(column: Column) -> dict:
     return facts
 
 
-def _item_label(key: str) -> str:
+def item_label(key: str) -> str:
+    """A ★ item's name in the active language."""
     return {
         "delivered_pflops": _("delivered compute"),
         "memory_fit": _("the model fits in memory"),
@@ -147,7 +148,7 @@ def reason_json(
 ) -> dict:
     item = items.get(reason.item_key, {})
     params = {
-        "item": _item_label(reason.item_key),
+        "item": item_label(reason.item_key),
         "offered": _shown(reason.offered),
         "required": _shown(reason.required),
         "unit": item.get("unit", ""),
