@@ -67,6 +67,11 @@ urlpatterns = [
     ),
     path(f"{P}/tender/", tender.TenderSettingsView.as_view(), name="api-tender"),
     path(
+        f"{P}/bids/<int:bid_pk>/declarations/",
+        tender.DeclarationsView.as_view(),
+        name="api-bid-declarations",
+    ),
+    path(
         f"{P}/tender/review/",
         tender.TenderReviewView.as_view(),
         name="api-tender-review",
