@@ -13,6 +13,7 @@ from .api import (
     rfp,
     rfp_invitations,
     suppliers,
+    tender,
 )
 from .portal.api_urls import urlpatterns as portal_api_urlpatterns
 from .rfp.pack import FORMATS as PACK_FORMATS
@@ -63,6 +64,17 @@ urlpatterns = [
         f"{P}/bids/<int:bid_pk>/scores/",
         evaluation.ScoreView.as_view(),
         name="api-scores",
+    ),
+    path(f"{P}/tender/", tender.TenderSettingsView.as_view(), name="api-tender"),
+    path(
+        f"{P}/bids/<int:bid_pk>/declarations/",
+        tender.DeclarationsView.as_view(),
+        name="api-bid-declarations",
+    ),
+    path(
+        f"{P}/tender/review/",
+        tender.TenderReviewView.as_view(),
+        name="api-tender-review",
     ),
     path(
         f"{P}/evaluation/",

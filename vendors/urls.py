@@ -14,6 +14,7 @@ from .views import (
     rfp,
     rfp_invitations,
     suppliers,
+    tender,
 )
 
 app_name = "vendors"
@@ -75,6 +76,12 @@ urlpatterns = [
     path(f"{P}/blind-preview/", aliases.blind_preview, name="blind-preview"),
     path(f"{P}/blind-preview/alias/", aliases.blind_alias, name="blind-alias"),
     path(f"{P}/comparison/", comparison.comparison_page, name="comparison"),
+    path(f"{P}/tender/", tender.tender_page, name="tender"),
+    path(
+        f"{P}/tender/declarations/",
+        tender.tender_declarations,
+        name="tender-declarations",
+    ),
     path(
         f"{P}/comparison/weights/",
         comparison.comparison_weights,

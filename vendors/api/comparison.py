@@ -101,6 +101,12 @@ class ComparisonEntrySerializer(serializers.Serializer):
         "offered accelerator's datasheet: {kind, claim, claimed, datasheet, status "
         "(ok | mismatch | unverifiable), source, note}",
     )
+    tender = serializers.DictField(
+        allow_null=True,
+        help_text="under the stored tender settings: {valid (false: 无效投标, out of "
+        "the rank), reasons [{code, item, offered, required, message, citation}]}; "
+        "null before they are saved (see /tender/review/)",
+    )
 
 
 class ComparisonView(ProcurementScopedMixin, APIView):

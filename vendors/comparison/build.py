@@ -20,8 +20,10 @@ from ..engine.compliance import PlanNeeds
 from ..engine.detectors import ProcurementFacts
 from ..models import Bid, ChecklistSection, Decision, EvaluationSettings
 from ..services import evaluation, plan_facts
+from ..services import tender as tender_services
 from ..visibility import Visibility, visibility_for
 from . import checks, claims, delivered, pricing
+from . import tender as tender_review
 from .ranking import rank_columns, score_sections
 from .result import PRICE_FIGURES, Column, Comparison, SectionInfo
 
@@ -168,6 +170,7 @@ def build_comparison(
         score_sections(column, bid, sections, settings_row.disagreement_points)
         columns.append(column)
     rank_columns(columns, sections, settings_row, visibility.prices_hidden)
+    review = _tender(procurement, columns, sections, visibility.prices_hidden)
     if visibility.prices_hidden:
         _hide_prices(columns, sections)
     return Comparison(
@@ -180,7 +183,29 @@ def build_comparison(
         prices_hidden=visibility.prices_hidden,
         decision=_decision(procurement, visibility),
         visibility=visibility,
+        tender=review,
     )
+
+
+def _tender(
+    procurement: Procurement,
+    columns: list[Column],
+    sections: list[SectionInfo],
+    prices_hidden: bool,
+):
+    """The regime's review, re-ranking the columns, once tender settings are stored."""
+    row = tender_services.stored_tender_settings(procurement)
+    if row is None:
+        return None
+    review = tender_review.review_columns(
+        columns,
+        row,
+        budget_cny=procurement.budget_max,
+        horizon_years=procurement.horizon_years,
+        prices_hidden=prices_hidden,
+    )
+    tender_review.apply_review(review, columns, sections)
+    return review
 
 
 def _decision(procurement: Procurement, visibility: Visibility) -> Decision | None:

@@ -84,7 +84,16 @@ def _entry(column: Column, comparison: Comparison, lang: str) -> dict:
         "rank": column.rank,
         "invalid": sorted(column.invalid),
         "spec_claims": column.spec_claims,
+        "tender": _tender(column),
     }
+
+
+def _tender(column: Column) -> dict | None:
+    """Valid or 无效投标 with its reasons, under the stored tender settings."""
+    review = column.tender
+    if review is None:
+        return None
+    return {"valid": review.valid, "reasons": review.reasons}
 
 
 def comparison_json(comparison: Comparison) -> list[dict]:

@@ -76,6 +76,9 @@ class Column:
     # The procurement's budget ceiling and currency, for `quoted_budget`/`tco_budget`.
     budget_ceiling: Decimal | None = None
     currency: str = ""
+    # The tender review of this bid (`comparison.tender.BidReview`) once the
+    # procurement's tender settings are stored: valid or 无效投标 with its reasons.
+    tender: object = None
 
     @property
     def quoted_budget(self) -> BudgetCheck | None:
@@ -173,6 +176,8 @@ class Comparison:
     prices_hidden: bool
     decision: Decision | None
     visibility: Visibility = field(default_factory=Visibility)
+    # `comparison.tender.TenderReview` under the stored tender settings, else None.
+    tender: object = None
 
     @property
     def weights(self) -> dict[str, float]:

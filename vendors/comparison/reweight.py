@@ -14,6 +14,7 @@ import copy
 from dataclasses import replace
 
 from ..services import evaluation
+from . import tender
 from .ranking import rank_columns
 from .result import Column, Comparison, SectionInfo
 
@@ -46,4 +47,14 @@ def reweighted(result: Comparison, weights: dict | None) -> Comparison:
     ]
     columns = [_unranked(c, sections) for c in result.columns]
     rank_columns(columns, sections, result.settings, result.prices_hidden)
-    return replace(result, sections=sections, columns=columns)
+    review = result.tender
+    if review is not None and review.settings_row is not None:
+        review = tender.review_columns(
+            columns,
+            review.settings_row,
+            budget_cny=review.budget_cny,
+            horizon_years=review.horizon_years,
+            prices_hidden=result.prices_hidden,
+        )
+        tender.apply_review(review, columns, sections)
+    return replace(result, sections=sections, columns=columns, tender=review)

@@ -450,6 +450,10 @@ def _result_group(cols: list[Column], comparison: Comparison) -> Group:
         if c.excluded:
             cell.text = _("excluded (below technical threshold)")
             cell.css, cell.value = "worst", None
+        elif c.tender is not None and not c.tender.valid:
+            cell.text = _("invalid bid")
+            cell.css, cell.value = "worst", None
+            cell.detail = [Detail(r["message"]) for r in c.tender.reasons]
     return Group(_("Result"), [_scored_row(comparison), total, rank], "result")
 
 

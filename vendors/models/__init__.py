@@ -74,6 +74,13 @@ from .acceptance import (  # isort: skip
     ClauseCategory,
     PlanBasis,
 )
+from .tender import (  # isort: skip
+    MethodChoice,
+    RegimeChoice,
+    StackingChoice,
+    SubjectChoice,
+    TenderSettings,
+)
 
 __all__ = [
     "AcceptanceAttempt",
@@ -124,6 +131,11 @@ __all__ = [
     "Submission",
     "SubmissionEvidence",
     "TechnicalSubmission",
+    "TenderSettings",
+    "MethodChoice",
+    "RegimeChoice",
+    "StackingChoice",
+    "SubjectChoice",
     "Vendor",
     "VendorKind",
     "VendorQuerySet",

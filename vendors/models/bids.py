@@ -248,6 +248,22 @@ class Bid(models.Model):
         blank=True,
     )
     expansion_terms = models.CharField(_("expansion terms"), max_length=500, blank=True)
+    # Policy deductions (`vendors.engine.regimes.deductions`): the vendor's
+    # 中小企业声明函 and 本国产品 proof as the buyer accepted them.
+    sme_declared = models.BooleanField(
+        _("small or micro enterprise (declaration accepted)"), default=False
+    )
+    domestic_product = models.BooleanField(
+        _("domestic product (proof accepted)"), default=False
+    )
+    domestic_cost_share_pct = models.DecimalField(
+        _("domestic share of the product cost (%)"),
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=bounded(Decimal(0), Decimal(100)),
+    )
     proposal_text = models.TextField(
         _("proposal text"), blank=True, **text_limit(PROPOSAL_TEXT_MAX_CHARS)
     )

@@ -423,6 +423,32 @@ def _acceptance(data: dict) -> list[dict]:
     return rows
 
 
+def _mandatory(data: dict) -> list[dict]:
+    """The ★ items (实质性要求): a bid that fails one is invalid. A version published
+    before tender settings existed has none."""
+    from clusterbuy.engine.numbers import number
+
+    from ..comparison.tender import item_label
+
+    signs = {"gte": "≥", "lte": "≤", "eq": "="}
+    rows = []
+    for index, item in enumerate(data.get("mandatory") or [], start=1):
+        if item["comparison"] == "true":
+            required = _("required")
+        else:
+            value = number(float(item["required"]), 2)
+            required = f"{signs[item['comparison']]} {value} {item.get('unit', '')}"
+        rows.append(
+            {
+                "number": index,
+                "title": "★ " + item_label(item["key"]),
+                "required": required.strip(),
+                "source": item.get("source", ""),
+            }
+        )
+    return rows
+
+
 def assemble_rfp(data: dict, *, include_weights: bool) -> dict:
     """The pack's content from `facts.rfp_facts`'s data, in the active language."""
     p, settings_row, plan = data["procurement"], data["settings"], data["plan"]
@@ -460,6 +486,7 @@ def assemble_rfp(data: dict, *, include_weights: bool) -> dict:
         "weights_published": include_weights,
         "criteria": _criteria(data["sections"], include_weights),
         "acceptance": _acceptance(data),
+        "mandatory": _mandatory(data),
     }
 
 

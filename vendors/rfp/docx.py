@@ -109,6 +109,26 @@ def _acceptance(document, rfp: dict) -> None:
     )
 
 
+def _mandatory(document, rfp: dict) -> None:
+    if not rfp.get("mandatory"):
+        return
+    document.add_heading("8 " + _("Mandatory (★) requirements"), level=1)
+    document.add_paragraph(
+        _(
+            "A bid that fails any of these requirements is an invalid bid: it is not "
+            "scored or ranked."
+        )
+    )
+    _table(
+        document,
+        ["#", _("Requirement"), _("Threshold"), _("Source")],
+        [
+            [str(m["number"]), m["title"], m["required"], m["source"]]
+            for m in rfp["mandatory"]
+        ],
+    )
+
+
 def rfp_docx(rfp: dict) -> bytes:
     """The pack's content (`content.rfp_content`, in the active language) as DOCX."""
     from docx import Document
@@ -139,6 +159,7 @@ def rfp_docx(rfp: dict) -> bytes:
         )
     )
     _acceptance(document, rfp)
+    _mandatory(document, rfp)
     buffer = io.BytesIO()
     document.save(buffer)
     return buffer.getvalue()

@@ -12,7 +12,7 @@ from sizing.models import Workload
 from sizing.names import model_name
 
 from ..engine.capability import catalog_pflops
-from ..services import acceptance, checklists, evaluation, plan_facts
+from ..services import acceptance, checklists, evaluation, plan_facts, tender
 from .services import stored_rfp_settings
 from .versions import latest_version, version_facts
 
@@ -144,4 +144,12 @@ def live_rfp_facts(procurement: Procurement) -> dict:
         "settings": _settings(procurement),
         # the acceptance tests, contractual criteria (`services.acceptance`)
         "acceptance": acceptance.preview_clauses(procurement=procurement),
+        # the ★ items of the stored tender settings (`services.tender`), frozen with
+        # the version: what a bid must meet or be invalid
+        "mandatory": _mandatory(procurement),
     }
+
+
+def _mandatory(procurement: Procurement) -> list[dict]:
+    row = tender.stored_tender_settings(procurement)
+    return list(row.mandatory_items) if row is not None else []

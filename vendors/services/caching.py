@@ -120,8 +120,8 @@ def on_model_change(sender, instance=None, **kwargs) -> None:
 
 # Bumped when the cached context's shape changes (v2: the result carries its
 # Visibility; v3: what each bid delivers; v4: the TCO breakdown; v5: automatic scores
-# and unscored sections; v6: the budget ceiling), so an entry pickled by the previous release is never read.
-CONTEXT_SHAPE = "v6"
+# and unscored sections; v6: the budget ceiling; v7: the tender review), so an entry pickled by the previous release is never read.
+CONTEXT_SHAPE = "v7"
 
 
 def cache_key(procurement, blind: bool, prices_hidden: bool) -> str:

@@ -1,0 +1,109 @@
+"""The tender settings form: the regime's choices, and one include box with its
+threshold per ★ item (`services.tender.ITEM_KINDS`)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .models import TenderSettings
+from .services.tender import ITEM_KINDS
+
+SETTINGS_FIELDS = [
+    "regime",
+    "method",
+    "subject",
+    "price_weight_pct",
+    "ceiling_cny",
+    "sme_deduction_pct",
+    "domestic_deduction_pct",
+    "stacking",
+    "abnormally_low_pct",
+]
+
+ITEM_LABELS = {
+    "delivered_pflops": _("★ Delivered compute at least (PFLOPS)"),
+    "memory_fit": _("★ The planned model fits in memory"),
+    "network_gbps_per_gpu": _("★ Network per GPU at least (Gbit/s)"),
+    "storage_tb": _("★ Storage capacity at least (TB)"),
+    "delivery_days": _("★ Delivery within (days)"),
+    "open_scheduler": _("★ An open scheduler (Slurm or Kubernetes)"),
+}
+
+
+class TenderSettingsForm(forms.ModelForm):
+    class Meta:
+        model = TenderSettings
+        fields = SETTINGS_FIELDS
+
+    def __init__(self, *args, items_frozen: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        current = {i["key"]: i for i in self.instance.mandatory_items or []}
+        for key, (comparison, _unit) in ITEM_KINDS.items():
+            self.fields[f"item_{key}"] = forms.BooleanField(
+                label=ITEM_LABELS[key],
+                required=False,
+                initial=key in current,
+                disabled=items_frozen,
+            )
+            if comparison != "true":
+                required = current.get(key, {}).get("required")
+                self.fields[f"required_{key}"] = forms.DecimalField(
+                    label=_("threshold"),
+                    required=False,
+                    min_value=Decimal("0.01"),
+                    max_digits=12,
+                    decimal_places=2,
+                    initial=None if required is None else Decimal(str(required)),
+                    disabled=items_frozen,
+                )
+        self.items_frozen = items_frozen
+
+    def mandatory_items(self) -> list[dict]:
+        """The ★ items as ticked, the rows kept for their source."""
+        current = {i["key"]: i for i in self.instance.mandatory_items or []}
+        items = []
+        for key, (comparison, _unit) in ITEM_KINDS.items():
+            if not self.cleaned_data.get(f"item_{key}"):
+                continue
+            row = {"key": key, "source": current.get(key, {}).get("source", "")}
+            if comparison == "true":
+                row["required"] = True
+            else:
+                row["required"] = self.cleaned_data.get(f"required_{key}")
+            items.append(row)
+        return items
+
+    def settings_values(self) -> dict:
+        values = {name: self.cleaned_data[name] for name in SETTINGS_FIELDS}
+        if not self.items_frozen:
+            values["mandatory_items"] = self.mandatory_items()
+        return values
+
+    def add_service_errors(self, errors: dict[str, list[str]]) -> None:
+        for field, messages in errors.items():
+            target = field if field in self.fields else None
+            for message in messages:
+                self.add_error(target, message)
+
+    def settings_bound_fields(self):
+        return [self[name] for name in SETTINGS_FIELDS]
+
+    def item_rows(self) -> list[dict]:
+        """One row per ★ item kind: its include box, its threshold, its unit."""
+        current = {i["key"]: i for i in self.instance.mandatory_items or []}
+        return [
+            {
+                "key": key,
+                "include": self[f"item_{key}"],
+                "threshold": self[f"required_{key}"]
+                if f"required_{key}" in self.fields
+                else None,
+                "comparison": comparison,
+                "unit": unit,
+                "source": current.get(key, {}).get("source", ""),
+            }
+            for key, (comparison, unit) in ITEM_KINDS.items()
+        ]
