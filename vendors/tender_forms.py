@@ -8,6 +8,7 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from .comparison.tender import item_source, item_unit
 from .models import TenderSettings
 from .services.tender import ITEM_KINDS
 
@@ -102,8 +103,8 @@ class TenderSettingsForm(forms.ModelForm):
                 if f"required_{key}" in self.fields
                 else None,
                 "comparison": comparison,
-                "unit": unit,
-                "source": current.get(key, {}).get("source", ""),
+                "unit": item_unit(unit),
+                "source": item_source(current.get(key, {}).get("source", "")),
             }
             for key, (comparison, unit) in ITEM_KINDS.items()
         ]

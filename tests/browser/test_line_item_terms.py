@@ -35,6 +35,7 @@ TEXT = {
         "scope": ("Network", "Storage", "Installation"),
         "years": "years 4–5",
         "years_header": "Years covered",
+        "support_basis": "x 2 y (years 4-5)",
         "breakdown": "Normalised TCO, item by item",
         "support_text": "Vendor support, contract years 4-5",
         "package_text": "Service package incl. fabric, storage and installation",
@@ -55,6 +56,7 @@ TEXT = {
         "scope": ("网络", "存储", "安装调试"),
         "years": "第 4–5 年",
         "years_header": "覆盖年份",
+        "support_basis": "x 2 年 (第 4-5 年)",
         "breakdown": "归一化 TCO 明细",
         "support_text": "原厂维保（第4–5年）",
         "package_text": "服务包（组网、存储、安装）",
@@ -158,7 +160,8 @@ def test_a_support_term_and_a_package_scope_are_entered_shown_and_costed(
     # support; the package's scope covers network, storage and installation.
     page.locator("summary", has_text=text["breakdown"]).click()
     breakdown = page.locator("details.breakdown", has_text=text["breakdown"])
-    row = breakdown.locator("tr", has_text="x 2 y (years 4-5)")
+    # the engine's basis "300,000.00/y x 2 y (years 4-5)" in the page's language
+    row = breakdown.locator("tr", has_text=text["support_basis"])
     expect(row).to_have_count(1)
     expect(row.locator("td.num")).to_have_text("600,000.00")
     # one support row, the quoted one: no "support after warranty" added

@@ -259,6 +259,10 @@ def _load_org_b() -> dict:
 
     if acceptance.plan_for(procurement) is None:  # the acceptance routes need one
         acceptance.create_acceptance_plan(procurement=procurement, user=admin)
+    from vendors.services import tender
+
+    if tender.stored_tender_settings(procurement) is None:  # the review needs them
+        tender.update_tender_settings(procurement=procurement, user=admin)
     # The reconciliation route needs a scenario that has a counterpart: the chosen
     # bid's own scenario beside the plan's (tco.reconciliation.pair_for).
     from sizing.models import SizingPlan

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
 
 from ..engine.regimes import (
     EvaluatedPrice,
@@ -119,6 +120,35 @@ def bid_facts(column: Column) -> dict:
             bid.native_scheduler_access in ("", "open")
         )
     return facts
+
+
+#: Where a ★ item comes from (the engine's ``MandatoryItem.source`` and the buyer's
+#: own), stored in English as facts; shown in the reader's language.
+ITEM_SOURCES = {
+    "sizing plan: delivered compute the workload needs": gettext_lazy(
+        "sizing plan: delivered compute the workload needs"
+    ),
+    "sizing plan: the model fits": gettext_lazy("sizing plan: the model fits"),
+    "sizing plan: scale-out bandwidth per GPU": gettext_lazy(
+        "sizing plan: scale-out bandwidth per GPU"
+    ),
+    "sizing plan: storage": gettext_lazy("sizing plan: storage"),
+    "RFP: delivery window": gettext_lazy("RFP: delivery window"),
+    "RFP: an open scheduler (Slurm or Kubernetes) is offered": gettext_lazy(
+        "RFP: an open scheduler (Slurm or Kubernetes) is offered"
+    ),
+    "set by the buyer": gettext_lazy("set by the buyer"),
+}
+
+
+def item_source(source: str) -> str:
+    shown = ITEM_SOURCES.get(source)
+    return str(shown) if shown is not None else source
+
+
+def item_unit(unit: str) -> str:
+    """A ★ item's unit: the word translated ("days"), symbols as they are."""
+    return pgettext("unit", "days") if unit == "days" else unit
 
 
 def item_label(key: str) -> str:

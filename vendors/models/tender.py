@@ -22,19 +22,19 @@ from ..engine.regimes import Method, Regime, Subject
 
 
 class RegimeChoice(models.TextChoices):
-    COMMERCIAL = Regime.COMMERCIAL.value, _("Commercial procurement (企业自主采购)")
+    COMMERCIAL = Regime.COMMERCIAL.value, _("Commercial procurement")
     GOV_PROCUREMENT = (
         Regime.GOV_PROCUREMENT.value,
-        _("Government procurement (政府采购, Order 87)"),
+        _("Government procurement (MOF Order 87)"),
     )
-    TENDERING = Regime.TENDERING.value, _("Tendering required by law (依法必须招标)")
+    TENDERING = Regime.TENDERING.value, _("Tendering required by law")
 
 
 class MethodChoice(models.TextChoices):
-    COMPREHENSIVE = Method.COMPREHENSIVE.value, _("Comprehensive scoring (综合评分法)")
+    COMPREHENSIVE = Method.COMPREHENSIVE.value, _("Comprehensive scoring")
     LOWEST_PRICE = (
         Method.LOWEST_PRICE.value,
-        _("Lowest evaluated price (最低评标价法)"),
+        _("Lowest evaluated price"),
     )
 
 
@@ -86,7 +86,7 @@ class TenderSettings(models.Model):
         validators=_PCT,
     )
     ceiling_cny = models.DecimalField(
-        _("maximum price (最高限价, CNY)"),
+        _("maximum price (CNY)"),
         max_digits=16,
         decimal_places=2,
         null=True,

@@ -428,7 +428,7 @@ def _mandatory(data: dict) -> list[dict]:
     before tender settings existed has none."""
     from clusterbuy.engine.numbers import number
 
-    from ..comparison.tender import item_label
+    from ..comparison.tender import item_label, item_source, item_unit
 
     signs = {"gte": "≥", "lte": "≤", "eq": "="}
     rows = []
@@ -437,13 +437,14 @@ def _mandatory(data: dict) -> list[dict]:
             required = _("required")
         else:
             value = number(float(item["required"]), 2)
-            required = f"{signs[item['comparison']]} {value} {item.get('unit', '')}"
+            unit = item_unit(item.get("unit", ""))
+            required = f"{signs[item['comparison']]} {value} {unit}"
         rows.append(
             {
                 "number": index,
                 "title": "★ " + item_label(item["key"]),
                 "required": required.strip(),
-                "source": item.get("source", ""),
+                "source": item_source(item.get("source", "")),
             }
         )
     return rows
