@@ -10,19 +10,10 @@ from django.utils.translation import gettext_lazy as _
 
 from .comparison.tender import item_source, item_unit
 from .models import TenderSettings
-from .services.tender import ITEM_KINDS
+from .services.tender import ITEM_KINDS, SETTING_FIELDS
 
-SETTINGS_FIELDS = [
-    "regime",
-    "method",
-    "subject",
-    "price_weight_pct",
-    "ceiling_cny",
-    "sme_deduction_pct",
-    "domestic_deduction_pct",
-    "stacking",
-    "abnormally_low_pct",
-]
+# The settings the form edits: the service's, less the ★ items (their own rows).
+SETTINGS_FIELDS = [f for f in SETTING_FIELDS if f != "mandatory_items"]
 
 ITEM_LABELS = {
     "delivered_pflops": _("★ Delivered compute at least (PFLOPS)"),
