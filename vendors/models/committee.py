@@ -54,7 +54,9 @@ class Committee(models.Model):
         Procurement, on_delete=models.CASCADE, related_name="committee"
     )
     # 87号令 第四十七条: any one of these (or a budget of 10 M CNY or more) -> 7 members.
-    complex_project = models.BooleanField(_("technically complex project"), default=False)
+    complex_project = models.BooleanField(
+        _("technically complex project"), default=False
+    )
     high_social_impact = models.BooleanField(_("large social impact"), default=False)
     # Summation (汇总): after it, a mark changes only for a lawful reason.
     summed_at = models.DateTimeField(null=True, blank=True)
