@@ -7,6 +7,7 @@ from .views import (
     attachments,
     bids,
     checklists,
+    committee,
     comparison,
     corrections,
     evaluation,
@@ -77,6 +78,46 @@ urlpatterns = [
     path(f"{P}/blind-preview/alias/", aliases.blind_alias, name="blind-alias"),
     path(f"{P}/comparison/", comparison.comparison_page, name="comparison"),
     path(f"{P}/tender/", tender.tender_page, name="tender"),
+    path(
+        f"{P}/committee/",
+        committee.committee_page,
+        name="committee",
+    ),
+    path(
+        f"{P}/committee/roster/",
+        committee.committee_roster,
+        name="committee-roster",
+    ),
+    path(
+        f"{P}/committee/scores/",
+        committee.committee_scores,
+        name="committee-scores",
+    ),
+    path(
+        f"{P}/committee/submit/",
+        committee.committee_submit,
+        name="committee-submit",
+    ),
+    path(
+        f"{P}/committee/change/",
+        committee.committee_change,
+        name="committee-change",
+    ),
+    path(
+        f"{P}/committee/dissent/",
+        committee.committee_dissent,
+        name="committee-dissent",
+    ),
+    path(
+        f"{P}/committee/report/",
+        committee.committee_report,
+        name="committee-report",
+    ),
+    path(
+        f"{P}/committee/report.pdf",
+        committee.committee_report_pdf,
+        name="committee-report-pdf",
+    ),
     path(
         f"{P}/comparison/weights/",
         comparison.comparison_weights,

@@ -22,7 +22,7 @@ from clusterbuy.permissions import IsMember
 from ..models import Bid, ChangeReason, CommitteeMember, SeatRole
 from ..services import committee, committee_scoring
 from ..services import evaluation_report as reports
-from ..services.committee_collusion import signals_for
+from ..services.committee_collusion import committee_signals
 from .comparison import PdfRenderer
 from .scoping import ProcurementScopedMixin
 
@@ -328,15 +328,6 @@ class SignalSerializer(serializers.Serializer):
     score = serializers.FloatField(allow_null=True)
 
 
-def collusion_json(procurement, user) -> list[dict]:
-    from ..comparison import build_comparison
-
-    result = build_comparison(procurement=procurement, user=user)
-    labels = {c.bid.pk: c.label for c in result.columns}
-    prices = {c.bid.pk: c.quoted_total for c in result.columns if c.quoted_total}
-    return signals_for(procurement=procurement, labels=labels, prices=prices)
-
-
 class CommitteeCollusionView(ProcurementScopedMixin, APIView):
     """Collusion signals across the bids, with evidence; never disqualifying."""
 
@@ -344,7 +335,7 @@ class CommitteeCollusionView(ProcurementScopedMixin, APIView):
 
     @extend_schema(responses=SignalSerializer(many=True))
     def get(self, request, procurement_pk):
-        signals = collusion_json(self.procurement(), request.user)
+        signals = committee_signals(procurement=self.procurement(), user=request.user)
         return Response(SignalSerializer(signals, many=True).data)
 
 

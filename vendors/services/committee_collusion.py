@@ -109,3 +109,14 @@ def signals_for(
         }
         for s in found
     ]
+
+
+def committee_signals(*, procurement: Procurement, user) -> list[dict]:
+    """The signals across every bid, labelled and priced as ``user`` sees them
+    (blind labels; under a sealed envelope no price steps)."""
+    from ..comparison import build_comparison
+
+    result = build_comparison(procurement=procurement, user=user)
+    labels = {c.bid.pk: c.label for c in result.columns}
+    prices = {c.bid.pk: c.quoted_total for c in result.columns if c.quoted_total}
+    return signals_for(procurement=procurement, labels=labels, prices=prices)
