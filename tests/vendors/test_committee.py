@@ -4,6 +4,7 @@ of the submitted members, changes after summation (第六十四条) and dissent.
 from decimal import Decimal as D
 
 import pytest
+from django.utils import translation
 
 from clusterbuy.services import ServiceError
 from tests.vendors import committee_support
@@ -45,7 +46,7 @@ def test_gov_committee_of_five_with_two_experts_is_refused(
         committee.Seat(experts[0], "expert"),
         committee.Seat(experts[1], "expert"),
     ]
-    with pytest.raises(committee.CommitteeInvalid) as error:
+    with translation.override("en"), pytest.raises(committee.CommitteeInvalid) as error:
         committee.set_committee(procurement=procurement, user=buyer, seats=seats)
     messages = error.value.errors["members"]
     assert messages == [
@@ -55,6 +56,14 @@ def test_gov_committee_of_five_with_two_experts_is_refused(
         "Experts must be at least two thirds of the committee (2 of 5). "
         "(《政府采购货物和服务招标投标管理办法》第四十七条)",
     ]
+    with (
+        translation.override("zh-hans"),
+        pytest.raises(committee.CommitteeInvalid) as zh,
+    ):
+        committee.set_committee(procurement=procurement, user=buyer, seats=seats)
+    assert zh.value.errors["members"][1].startswith(
+        "评审专家不得少于成员总数的三分之二（5 人中 2 人）。"
+    )
     assert committee.committee_of(procurement) is None or not committee.members_of(
         committee.committee_of(procurement)
     )

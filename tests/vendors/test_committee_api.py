@@ -52,7 +52,7 @@ def test_a_roster_of_five_with_two_experts_answers_400_on_members(
     response = api_for(buyer).post(url(procurement), {"members": roster}, format="json")
     assert response.status_code == 400
     messages = response.json()["members"]
-    assert len(messages) == 2 and "(2 of 5)" in messages[1]
+    assert len(messages) == 2 and "（5 人中 2 人）" in messages[1]
     assert not Committee.objects.filter(procurement=procurement, members__isnull=False)
 
 
