@@ -94,6 +94,11 @@ urlpatterns = [
         name="api-committee-report",
     ),
     path(
+        f"{P}/bids/<int:bid_pk>/contact/",
+        committee.BidContactView.as_view(),
+        name="api-bid-contact",
+    ),
+    path(
         f"{P}/committee/report.pdf",
         committee.CommitteeReportPdfView.as_view(),
         name="api-committee-report-pdf",

@@ -111,8 +111,8 @@ def test_scores_are_own_until_submitted_and_pre_scores_are_advice(
         {"bid": bids["O"].pk, "marks": marks},
         format="json",
     )
-    assert invalid.status_code == 200  # recorded, but O is not on the board
-    assert CommitteeScore.objects.filter(member__user=experts[0]).count() == 2 * len(
+    assert invalid.status_code == 400 and "bid" in invalid.json()
+    assert CommitteeScore.objects.filter(member__user=experts[0]).count() == len(
         criteria
     )
 
@@ -168,3 +168,26 @@ def test_issue_the_report_and_download_the_frozen_pdf(
 def test_other_organisations_get_404(seated, api_for, outsider, tail):
     procurement, _bids = seated
     assert api_for(outsider).get(url(procurement, tail)).status_code == 404
+
+
+def test_a_bids_contact_facts_feed_the_collusion_signals(
+    gov_world, api_for, buyer, viewer, outsider
+):
+    procurement, bids = gov_world
+    base = f"/api/v1/procurements/{procurement.pk}/bids/"
+    for name in "AC":
+        response = api_for(buyer).put(
+            f"{base}{bids[name].pk}/contact/",
+            {"contact_person": "王伟", "phone": "138-0013-8000"},
+            format="json",
+        )
+        assert response.status_code == 200
+    denied = api_for(viewer).put(
+        f"{base}{bids['B'].pk}/contact/", {"phone": "1"}, format="json"
+    )
+    assert denied.status_code == 403
+    assert api_for(buyer).get(f"{base}{bids['B'].pk}/contact/").json()["phone"] == ""
+    assert api_for(outsider).get(f"{base}{bids['A'].pk}/contact/").status_code == 404
+    signals = api_for(buyer).get(url(procurement, "collusion/")).json()
+    kinds = {s["kind"]: s["bids"] for s in signals}
+    assert kinds["same_contact"] == ["A", "C"] and kinds["same_phone"] == ["A", "C"]

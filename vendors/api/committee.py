@@ -20,7 +20,7 @@ from clusterbuy.access import Capability, require
 from clusterbuy.permissions import IsMember
 
 from ..models import Bid, ChangeReason, CommitteeMember, SeatRole
-from ..services import committee, committee_scoring
+from ..services import committee, committee_collusion, committee_scoring
 from ..services import evaluation_report as reports
 from ..services.committee_collusion import committee_signals
 from .comparison import PdfRenderer
@@ -397,3 +397,47 @@ class CommitteeReportPdfView(ProcurementScopedMixin, APIView):
         name = reports.report_filename(report, language or "en")
         response["Content-Disposition"] = f'attachment; filename="{name}"'
         return response
+
+
+class BidContactSerializer(serializers.Serializer):
+    contact_person = serializers.CharField(
+        required=False, allow_blank=True, max_length=200
+    )
+    phone = serializers.CharField(required=False, allow_blank=True, max_length=60)
+    email = serializers.CharField(required=False, allow_blank=True, max_length=254)
+    bond_account = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=80,
+        help_text="the account the bid bond was paid from",
+    )
+
+
+class BidContactView(ProcurementScopedMixin, APIView):
+    """A bid's contact facts from its 投标函, compared across bids for collusion
+    signals (87号令 第三十七条); PUT records them (who manages vendors)."""
+
+    permission_classes = [IsMember]
+
+    @extend_schema(responses=BidContactSerializer)
+    def get(self, request, procurement_pk, bid_pk):
+        contact = getattr(self.bid(), "contact", None)
+        values = {
+            name: getattr(contact, name, "")
+            for name in committee_collusion.CONTACT_FIELDS
+        }
+        return Response(BidContactSerializer(values).data)
+
+    @extend_schema(request=BidContactSerializer, responses={200: BidContactSerializer})
+    def put(self, request, procurement_pk, bid_pk):
+        bid = self.bid()
+        require(request.user, Capability.EDIT_VENDORS)
+        data = BidContactSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        contact = committee_collusion.set_bid_contact(
+            bid=bid, user=request.user, **data.validated_data
+        )
+        values = {
+            name: getattr(contact, name) for name in committee_collusion.CONTACT_FIELDS
+        }
+        return Response(BidContactSerializer(values).data)

@@ -147,7 +147,10 @@ class ScoreChange(models.Model):
     changed_at = models.DateTimeField(auto_now_add=True)
     old_points = models.PositiveSmallIntegerField()
     new_points = models.PositiveSmallIntegerField()
-    reason = models.CharField(_("reason"), max_length=30, choices=ChangeReason.choices)
+    # Blank only under the commercial regime, which names no lawful reasons.
+    reason = models.CharField(
+        _("reason"), max_length=30, choices=ChangeReason.choices, blank=True
+    )
     explanation = models.TextField(
         _("explanation"), blank=True, **text_limit(LONG_TEXT_MAX_CHARS)
     )

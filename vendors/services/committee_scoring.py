@@ -137,6 +137,10 @@ def record_member_scores(
             ),
             field="points",
         )
+    if bid.pk not in {b.bid_id for b in board(procurement=procurement, user=user)}:
+        raise ServiceError(
+            _("Only valid bids are scored: this one is an invalid bid."), field="bid"
+        )
     criteria, _weights = technical_criteria(procurement)
     saved = []
     for mark in marks:
@@ -332,7 +336,7 @@ def change_score(
         changed_by=user,
         old_points=score.points,
         new_points=points,
-        reason=reason or ScoreChangeReason.SUMMATION_ERROR.value,
+        reason=reason,
         explanation=explanation,
     )
     record_audit(
@@ -342,7 +346,7 @@ def change_score(
         action=AuditAction.COMMITTEE,
         target=f"{member.user.get_username()}:{found.code}",
         old=score.points,
-        new=f"{points} ({change.reason})",
+        new=f"{points} ({change.reason})" if change.reason else points,
     )
     score.points = points
     score.save(update_fields=["points", "updated_at"])
