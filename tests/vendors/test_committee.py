@@ -243,3 +243,64 @@ def test_dissent_is_recorded_with_its_text(seated, experts):
         procurement=procurement, user=experts[4], text="C's delivery plan is unproven."
     )
     assert member.dissent == "C's delivery plan is unproven." and member.dissent_at
+
+
+def test_the_expert_role_scores_on_the_committee_and_nothing_else(
+    seated, experts, viewer, buyer, manager
+):
+    from clusterbuy.access import Capability, can
+
+    expert = experts[0]
+    assert can(expert, Capability.SCORE_COMMITTEE)
+    for capability in (
+        Capability.SCORE_BIDS,
+        Capability.CONFIGURE_EVALUATION,
+        Capability.EDIT_VENDORS,
+        Capability.DECIDE,
+    ):
+        assert not can(expert, capability)
+    assert not can(viewer, Capability.SCORE_COMMITTEE)
+    assert can(buyer, Capability.SCORE_COMMITTEE) and can(
+        manager, Capability.SCORE_COMMITTEE
+    )
+    procurement, bids = seated
+    # a viewer who is not on the committee cannot score on it
+    with pytest.raises(ServiceError) as error:
+        mark_all(procurement, viewer, bids["A"], 3)
+    assert error.value.field == "member"
+
+
+def test_tendering_recommends_at_most_three_candidates(
+    tender_world, org, buyer, experts
+):
+    """招标投标法: five members, four of them experts (4/5 >= 2/3); four valid bids,
+    three ranked candidates (实施条例 第五十三条)."""
+    from tests.vendors.tender_support import priced_bid
+    from vendors.services import evaluation_report
+
+    procurement = tender_world
+    set_regime(procurement, buyer, "tendering")
+    bids = {
+        name: priced_bid(procurement, org, name, price)
+        for name, price in (
+            ("A", 30_000_000),
+            ("B", 32_000_000),
+            ("C", 36_000_000),
+            ("D", 38_000_000),
+        )
+    }
+    seats = [committee.Seat(buyer, "buyer_rep", True)] + [
+        committee.Seat(e, "expert") for e in experts[:4]
+    ]
+    committee.set_committee(procurement=procurement, user=buyer, seats=seats)
+    assert committee.committee_status(procurement)["min_size"] == 5
+    for user in [buyer, *experts[:4]]:
+        for bid in bids.values():
+            mark_all(procurement, user, bid, 4)
+        committee_scoring.submit_member_scores(procurement=procurement, user=user)
+    context = evaluation_report.report_context(procurement=procurement, user=buyer)
+    ranking = context["ranking"]
+    # equal technical scores (80): the lower price ranks higher
+    assert [r["label"] for r in ranking] == ["A", "B", "C", "D"]
+    assert [r["candidate"] for r in ranking] == [True, True, True, False]
+    assert context["max_candidates"] == 3
