@@ -98,3 +98,14 @@ def test_after_summation_the_change_form_needs_a_reason_and_the_report_downloads
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     assert client_for(outsider).get(page(procurement)).status_code == 404
     assert client_for(outsider).get(page(procurement, "report.pdf")).status_code == 404
+
+
+def test_a_viewer_sees_the_roster_and_signals_but_no_forms(seated, client_for, viewer):
+    procurement, _bids = seated
+    response = client_for(viewer).get(page(procurement), HTTP_ACCEPT_LANGUAGE="en")
+    text = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="committee-members"' in text and 'id="collusion"' in text
+    assert 'id="roster-form"' not in text and 'id="my-scores"' not in text
+    assert 'id="issue-report"' not in text
+    assert client_for(viewer).post(page(procurement, "scores/"), {}).status_code == 403
