@@ -124,6 +124,103 @@ def _opening(procurement: Procurement, columns) -> dict:
     }
 
 
+def _project(procurement: Procurement, row, user) -> dict:
+    return {
+        "name": procurement.name,
+        "organisation": procurement.organisation.name,
+        "budget": _money(procurement.budget_max),
+        "ceiling": _money(row.ceiling_cny),
+        "currency": procurement.currency,
+        "regime": str(row.get_regime_display()),
+        "method": str(row.get_method_display()),
+        "subject": str(row.get_subject_display()),
+        "price_weight": _num(row.price_weight_pct),
+        "sme_pct": _num(row.sme_deduction_pct),
+        "domestic_pct": _num(row.domestic_deduction_pct),
+        "issued_at": _when(timezone.now()),
+        "issued_by": user.get_full_name() or user.get_username(),
+        "mean_rule": _(
+            "Each member scores alone; the technical score of a bid is the "
+            "arithmetic mean of the members' totals, to 0.01. The automatic "
+            "pre-scores are advice and are not counted."
+        ),
+    }
+
+
+def _committee_block(procurement: Procurement, committee, members) -> dict:
+    return {
+        "status": committee_status(procurement),
+        "members": [
+            {
+                "id": m.pk,
+                "name": m.name,
+                "seat": str(SeatRole(m.role).label),
+                "chair": m.is_chair,
+                "submitted": _when(m.submitted_at),
+            }
+            for m in members
+        ],
+        "summed_at": _when(committee.summed_at) if committee else "",
+    }
+
+
+def _conformity(review) -> list[dict]:
+    return [
+        {
+            "label": b.label,
+            "valid": b.valid,
+            "reasons": [
+                r["message"] + (f" ({r['citation']})" if r["citation"] else "")
+                for r in b.reasons
+            ],
+            "abnormally_low": b.abnormally_low,
+        }
+        for b in review.bids
+    ]
+
+
+def _deduction_kind(kind: str) -> str:
+    return _("small enterprise") if kind == "sme" else _("domestic product")
+
+
+def _prices(review) -> list[dict]:
+    return [
+        {
+            "label": b.label,
+            "quoted": _money(b.quoted_cny),
+            "deductions": [
+                {
+                    "kind": _deduction_kind(d["kind"]),
+                    "pct": _num(d["pct"]),
+                    "amount": _money(d["amount_cny"]),
+                }
+                for d in b.deductions
+            ],
+            "evaluated": _money(b.evaluated_cny),
+            "points": _num(b.price_points),
+        }
+        for b in review.bids
+        if b.valid
+    ]
+
+
+def _changes(procurement: Procurement, labels: dict[int, str]) -> list[dict]:
+    return [
+        {
+            "member": c.score.member.name,
+            "bid": labels.get(c.score.bid_id, str(c.score.bid_id)),
+            "criterion": c.score.criterion.display_text,
+            "old": c.old_points,
+            "new": c.new_points,
+            "reason": str(c.get_reason_display()),
+            "explanation": c.explanation,
+            "by": (c.changed_by.get_username() if c.changed_by else ""),
+            "at": _when(c.changed_at),
+        }
+        for c in committee_scoring.changes_of(procurement)
+    ]
+
+
 def report_context(*, procurement: Procurement, user) -> dict:
     """Everything the report prints, in the active language, as plain JSON."""
     from ..comparison import build_comparison
@@ -133,67 +230,23 @@ def report_context(*, procurement: Procurement, user) -> dict:
     if review is None:
         raise ServiceError(_("Save the tender settings first."), field="report")
     row = tender_settings_for(procurement=procurement)
+    rules = rules_for(row.regime)
     committee = committee_of(procurement)
     members = members_of(committee)
     columns = {c.bid.pk: c for c in result.columns}
+    labels = {c.bid.pk: c.label for c in result.columns}
+    prices = {c.bid.pk: c.quoted_total for c in result.columns if c.quoted_total}
     valid_ids = [b.bid_id for b in review.bids if b.valid]
     results = committee_scoring.committee_results(procurement, valid_ids)
     means = {b: r["mean"] for b, r in results.items() if r["mean"] is not None}
     ranking = _ranking(procurement, review, means)
-    labels = {c.bid.pk: c.label for c in result.columns}
-    prices = {c.bid.pk: c.quoted_total for c in result.columns if c.quoted_total}
-    rules = rules_for(row.regime)
-    changes = committee_scoring.changes_of(procurement)
     return {
         "version": SNAPSHOT_VERSION,
-        "project": {
-            "name": procurement.name,
-            "organisation": procurement.organisation.name,
-            "budget": _money(procurement.budget_max),
-            "ceiling": _money(row.ceiling_cny),
-            "currency": procurement.currency,
-            "regime": str(row.get_regime_display()),
-            "method": str(row.get_method_display()),
-            "subject": str(row.get_subject_display()),
-            "price_weight": _num(row.price_weight_pct),
-            "sme_pct": _num(row.sme_deduction_pct),
-            "domestic_pct": _num(row.domestic_deduction_pct),
-            "issued_at": _when(timezone.now()),
-            "issued_by": user.get_full_name() or user.get_username(),
-            "mean_rule": _(
-                "Each member scores alone; the technical score of a bid is the "
-                "arithmetic mean of the members' totals, to 0.01. The automatic "
-                "pre-scores are advice and are not counted."
-            ),
-        },
+        "project": _project(procurement, row, user),
         "criteria": _criteria(procurement, Decimal(row.price_weight_pct)),
         "opening": _opening(procurement, result.columns),
-        "committee": {
-            "status": committee_status(procurement),
-            "members": [
-                {
-                    "id": m.pk,
-                    "name": m.name,
-                    "seat": str(SeatRole(m.role).label),
-                    "chair": m.is_chair,
-                    "submitted": _when(m.submitted_at),
-                }
-                for m in members
-            ],
-            "summed_at": _when(committee.summed_at) if committee else "",
-        },
-        "conformity": [
-            {
-                "label": b.label,
-                "valid": b.valid,
-                "reasons": [
-                    r["message"] + (f" ({r['citation']})" if r["citation"] else "")
-                    for r in b.reasons
-                ],
-                "abnormally_low": b.abnormally_low,
-            }
-            for b in review.bids
-        ],
+        "committee": _committee_block(procurement, committee, members),
+        "conformity": _conformity(review),
         "viability": review.viability,
         "scores": [
             {
@@ -203,26 +256,7 @@ def report_context(*, procurement: Procurement, user) -> dict:
             }
             for b in valid_ids
         ],
-        "prices": [
-            {
-                "label": b.label,
-                "quoted": _money(b.quoted_cny),
-                "deductions": [
-                    {
-                        "kind": _("small enterprise")
-                        if d["kind"] == "sme"
-                        else _("domestic product"),
-                        "pct": _num(d["pct"]),
-                        "amount": _money(d["amount_cny"]),
-                    }
-                    for d in b.deductions
-                ],
-                "evaluated": _money(b.evaluated_cny),
-                "points": _num(b.price_points),
-            }
-            for b in review.bids
-            if b.valid
-        ],
+        "prices": _prices(review),
         "ranking": sorted(
             (
                 {
@@ -239,20 +273,7 @@ def report_context(*, procurement: Procurement, user) -> dict:
         "candidates_citation": (
             rules.candidates_article.citation if rules.candidates_article else ""
         ),
-        "changes": [
-            {
-                "member": c.score.member.name,
-                "bid": labels.get(c.score.bid_id, str(c.score.bid_id)),
-                "criterion": c.score.criterion.display_text,
-                "old": c.old_points,
-                "new": c.new_points,
-                "reason": str(c.get_reason_display()),
-                "explanation": c.explanation,
-                "by": (c.changed_by.get_username() if c.changed_by else ""),
-                "at": _when(c.changed_at),
-            }
-            for c in changes
-        ],
+        "changes": _changes(procurement, labels),
         "change_citation": (
             rules.score_change_article.citation if rules.score_change_article else ""
         ),
