@@ -58,6 +58,9 @@ def test_a_member_scores_alone_with_advice_and_sees_no_other_marks(
     criteria, _w = committee_scoring.technical_criteria(procurement)
     form = {"bid": bids["A"].pk, **{f"points-{c.pk}": 4 for c in criteria}}
     client.post(page(procurement, "scores/"), form)
+    # their own total as they go (all 4 -> 80.00 of 100), before submitting
+    own = client.get(page(procurement), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<td class="num">80.00</td>' in own
     assert set(
         CommitteeScore.objects.filter(member__user=experts[0]).values_list(
             "points", flat=True

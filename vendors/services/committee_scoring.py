@@ -246,27 +246,30 @@ def member_scores(
 
 
 def committee_results(
-    procurement: Procurement, bid_ids: Iterable[int]
+    procurement: Procurement,
+    bid_ids: Iterable[int],
+    *,
+    also: CommitteeMember | None = None,
 ) -> dict[int, dict]:
     """bid id -> {"members": {member id: total}, "mean": committee score} over the
-    submitted members (the pre-scores never enter)."""
+    submitted members (the pre-scores never enter). ``also``: a member who has not
+    submitted, whose own totals are shown to them but never enter the mean."""
     criteria, weights = technical_criteria(procurement)
     scored = [ScoredCriterion(c.code, c.section_code, c.weight) for c in criteria]
     members = [
         m for m in members_of(committee_of(procurement)) if m.submitted_at is not None
     ]
-    marks = {m.pk: member_scores(m, criteria) for m in members}
+    extra = [also] if also is not None and also.submitted_at is None else []
+    marks = {m.pk: member_scores(m, criteria) for m in members + extra}
     results = {}
     for bid_id in bid_ids:
         totals = {
             m.pk: member_total_100(marks[m.pk].get(bid_id, {}), scored, weights)
-            for m in members
+            for m in members + extra
             if len(marks[m.pk].get(bid_id, {})) == len(scored)
         }
-        results[bid_id] = {
-            "members": totals,
-            "mean": committee_mean(list(totals.values())),
-        }
+        counted = [t for pk, t in totals.items() if pk not in {e.pk for e in extra}]
+        results[bid_id] = {"members": totals, "mean": committee_mean(counted)}
     return results
 
 

@@ -49,12 +49,15 @@ def _score_rows(procurement, user, member, criteria):
     ]
 
 
-def _score_table(procurement, user, scoring, members):
-    """The members' totals ``user`` may see, per bid, and the committee's mean."""
+def _score_table(procurement, user, scoring, members, member):
+    """The members' totals ``user`` may see (their own as they go), per bid, and
+    the committee's mean."""
     visible = {m.pk for m in committee_scoring.visible_members(procurement, user)}
     shown = [m for m in members if m.pk in visible]
     bids = [(s["bid"].bid_id, s["bid"].label) for s in scoring]
-    results = committee_scoring.committee_results(procurement, [b for b, _l in bids])
+    results = committee_scoring.committee_results(
+        procurement, [b for b, _l in bids], also=member
+    )
     table = [
         {
             "label": label,
@@ -74,7 +77,7 @@ def committee_page(request, pk):
     member = committee.member_for(procurement, request.user)
     criteria, _weights = committee_scoring.technical_criteria(procurement)
     scoring = _score_rows(procurement, request.user, member, criteria)
-    visible, table = _score_table(procurement, request.user, scoring, members)
+    visible, table = _score_table(procurement, request.user, scoring, members, member)
     seats = {m.user_id: m for m in members}
     context = {
         "committee": row,
