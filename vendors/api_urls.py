@@ -74,6 +74,11 @@ urlpatterns = [
         name="api-committee-scores",
     ),
     path(
+        f"{P}/committee/summation/",
+        committee.CommitteeSummationView.as_view(),
+        name="api-committee-summation",
+    ),
+    path(
         f"{P}/committee/changes/",
         committee.CommitteeChangesView.as_view(),
         name="api-committee-changes",

@@ -99,6 +99,11 @@ urlpatterns = [
         name="committee-submit",
     ),
     path(
+        f"{P}/committee/summation/",
+        committee.committee_summation,
+        name="committee-summation",
+    ),
+    path(
         f"{P}/committee/change/",
         committee.committee_change,
         name="committee-change",

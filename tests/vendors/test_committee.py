@@ -304,3 +304,30 @@ def test_tendering_recommends_at_most_three_candidates(
     assert [r["label"] for r in ranking] == ["A", "B", "C", "D"]
     assert [r["candidate"] for r in ranking] == [True, True, True, False]
     assert context["max_candidates"] == 3
+
+
+def test_the_chair_sums_when_the_roster_changed_after_the_last_submission(
+    seated, buyer, manager, experts
+):
+    procurement, bids = seated
+    users = [buyer, *experts[:4]]
+    for user in users:
+        for name in "ABC":
+            mark_all(procurement, user, bids[name], 4)
+        committee_scoring.submit_member_scores(procurement=procurement, user=user)
+    with translation.override("en"), pytest.raises(ServiceError) as error:
+        committee_scoring.close_summation(procurement=procurement, user=buyer)
+    assert error.value.message == "Still to submit: mona-manager, expert-5."
+    # the two who did not submit leave; the commercial regime has no minimum size
+    set_regime(procurement, buyer, "commercial")
+    seats = [committee.Seat(buyer, "buyer_rep", True)] + [
+        committee.Seat(e, "expert") for e in experts[:4]
+    ]
+    committee.set_committee(procurement=procurement, user=buyer, seats=seats)
+    assert not committee_scoring.is_summed(procurement)
+    with pytest.raises(ServiceError):
+        committee_scoring.close_summation(procurement=procurement, user=experts[0])
+    committee_scoring.close_summation(procurement=procurement, user=buyer)
+    assert committee_scoring.is_summed(procurement)
+    results = committee_scoring.committee_results(procurement, [bids["A"].pk])
+    assert results[bids["A"].pk]["mean"] == D("80.00")

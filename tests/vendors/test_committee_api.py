@@ -191,3 +191,13 @@ def test_a_bids_contact_facts_feed_the_collusion_signals(
     signals = api_for(buyer).get(url(procurement, "collusion/")).json()
     kinds = {s["kind"]: s["bids"] for s in signals}
     assert kinds["same_contact"] == ["A", "C"] and kinds["same_phone"] == ["A", "C"]
+
+
+def test_summation_is_closed_by_the_chair_only_when_all_submitted(
+    seated, api_for, buyer, experts
+):
+    procurement, _bids = seated
+    refused = api_for(buyer).post(url(procurement, "summation/"))
+    assert refused.status_code == 400 and "members" in refused.json()
+    assert api_for(experts[0]).post(url(procurement, "summation/")).status_code == 400
+    assert api_for(buyer).get(url(procurement)).json()["summed_at"] is None

@@ -113,6 +113,19 @@ class CommitteeView(ProcurementScopedMixin, APIView):
         return Response(CommitteeSerializer(committee_json(procurement)).data)
 
 
+class CommitteeSummationView(ProcurementScopedMixin, APIView):
+    """POST: the chair (or who configures the evaluation) sums the marks once every
+    member has submitted (400 naming who has not)."""
+
+    permission_classes = [IsMember]
+
+    @extend_schema(request=None, responses={200: CommitteeSerializer})
+    def post(self, request, procurement_pk):
+        procurement = self.procurement()
+        committee_scoring.close_summation(procurement=procurement, user=request.user)
+        return Response(CommitteeSerializer(committee_json(procurement)).data)
+
+
 class MarkSerializer(serializers.Serializer):
     criterion = serializers.CharField(help_text="the criterion's code (or id)")
     points = serializers.IntegerField(min_value=0, max_value=5)

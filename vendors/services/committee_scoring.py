@@ -211,6 +211,32 @@ def _sum(committee, user) -> None:
     )
 
 
+@transaction.atomic
+def close_summation(*, procurement: Procurement, user) -> None:
+    """The chair (or who configures the evaluation) sums the marks when every member
+    has submitted but no submission did it (the roster changed after the last one)."""
+    committee = committee_of(procurement)
+    if committee is None:
+        raise ServiceError(_("No committee yet."), field="members")
+    actor = member_for(procurement, user)
+    if not (actor and actor.is_chair) and not can(
+        user, Capability.CONFIGURE_EVALUATION
+    ):
+        raise ServiceError(
+            _("The chair or who configures the evaluation sums the marks."),
+            field="members",
+        )
+    if committee.summed_at is not None:
+        return
+    waiting = [m.name for m in members_of(committee) if m.submitted_at is None]
+    if waiting:
+        raise ServiceError(
+            _("Still to submit: %(names)s.") % {"names": ", ".join(waiting)},
+            field="members",
+        )
+    _sum(committee, user)
+
+
 def is_summed(procurement: Procurement) -> bool:
     committee = committee_of(procurement)
     return bool(committee and committee.summed_at)

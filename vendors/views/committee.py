@@ -104,6 +104,16 @@ def committee_page(request, pk):
         "report": reports.issued_report(procurement),
         "can_issue": reports.can_issue(procurement, request.user),
         "can_configure": can(request.user, Capability.CONFIGURE_EVALUATION),
+        "can_sum": bool(
+            row
+            and not row.summed_at
+            and members
+            and all(m.submitted_at for m in members)
+            and (
+                can(request.user, Capability.CONFIGURE_EVALUATION)
+                or (member and member.is_chair)
+            )
+        ),
     }
     return render_procurement(
         request, procurement, "vendors/committee.html", context, active="comparison"
@@ -187,6 +197,17 @@ def committee_submit(request, pk):
 
 @login_required
 @require_POST
+def committee_summation(request, pk):
+    procurement = access_procurement(request.user, pk)
+    try:
+        committee_scoring.close_summation(procurement=procurement, user=request.user)
+    except ServiceError as error:
+        return _done(request, pk, error, "")
+    return _done(request, pk, None, _("The marks are summed."))
+
+
+@login_required
+@require_POST
 def committee_change(request, pk):
     procurement = access_procurement(request.user, pk, Capability.SCORE_COMMITTEE)
     member = get_object_or_404(
@@ -262,4 +283,5 @@ __all__ = [
     "committee_roster",
     "committee_scores",
     "committee_submit",
+    "committee_summation",
 ]
