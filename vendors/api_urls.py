@@ -109,6 +109,11 @@ urlpatterns = [
         name="api-committee-report-pdf",
     ),
     path(
+        f"{P}/bids/<int:bid_pk>/declarations/",
+        tender.DeclarationsView.as_view(),
+        name="api-bid-declarations",
+    ),
+    path(
         f"{P}/tender/review/",
         tender.TenderReviewView.as_view(),
         name="api-tender-review",

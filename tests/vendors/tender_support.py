@@ -10,7 +10,7 @@ import pytest
 
 from tests.vendors.test_delivered import h200_plan  # noqa: F401  (fixture)
 from tests.vendors.test_support import line, make_bid, make_vendor
-from vendors.services import tender
+from vendors.services import declarations, tender
 
 H200 = "h200-sxm-141gb"
 H20 = "h20-sxm-96gb"
@@ -35,7 +35,7 @@ def priced_bid(
         **values,
     )
     if sme:
-        tender.set_bid_declarations(bid=bid, user=None, sme_declared=True)
+        declarations.set_bid_declarations(bid=bid, user=None, sme_declared=True)
     return bid
 
 

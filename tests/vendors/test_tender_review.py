@@ -195,3 +195,26 @@ def test_a_sealed_envelope_reviewer_sees_the_star_review_without_prices(
     assert not review["X"].valid
     assert review["O"].valid  # its price is sealed: no budget check shown
     assert all(b.quoted_cny is None and b.price_points is None for b in review.values())
+
+
+def test_tried_weights_keep_invalid_bids_out_of_the_rank(five_bids, buyer):
+    set_regime(five_bids, buyer, "gov_procurement")
+    result = comparison.build_comparison(procurement=five_bids, user=buyer)
+    weights = {s.code: 1.0 for s in result.sections}
+    tried = comparison.reweighted(result, weights)
+    by_name = {c.vendor["name"]: c for c in tried.columns}
+    assert by_name["X"].rank is None and by_name["O"].rank is None
+    assert sorted(by_name[n].rank for n in "ABC") == [1, 2, 3]
+    assert tried.tender is not result.tender
+
+
+def test_blind_reviewer_sees_vendor_aliases_in_the_review(five_bids, buyer, it_lead):
+    from vendors.services import evaluation
+
+    evaluation.update_evaluation_settings(
+        procurement=five_bids, user=buyer, blind_grading=True
+    )
+    set_regime(five_bids, buyer, "gov_procurement")
+    result, _ = _build(five_bids, it_lead)
+    labels = {b.label for b in result.tender.bids}
+    assert not labels & {"A", "B", "C", "X", "O"}

@@ -207,3 +207,48 @@ def test_api_review_lists_invalid_bids_with_reasons(tender_world, api_for, buyer
     entries = api.get(f"/api/v1/procurements/{tender_world.pk}/comparison/").json()
     x_entry = next(e for e in entries if e["vendor"]["name"] == "X")
     assert x_entry["rank"] is None and x_entry["tender"]["valid"] is False
+
+
+# --- policy declarations --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("stacking", "evaluated"),
+    [
+        ("sequential", "21600000.00"),  # 30 M x 0.9 x 0.8
+        ("additive", "21000000.00"),  # 30 M x (1 - 0.1 - 0.2)
+        ("larger_only", "24000000.00"),  # 30 M x (1 - 0.2)
+    ],
+)
+def test_declarations_through_the_api_drive_the_stacked_deductions(
+    tender_world, api_for, buyer, org, stacking, evaluated
+):
+    from vendors import comparison
+
+    bid = priced_bid(tender_world, org, "D", 30_000_000)
+    api = api_for(buyer)
+    url = f"/api/v1/procurements/{tender_world.pk}/bids/{bid.pk}/declarations/"
+    response = api.put(
+        url, {"sme_declared": True, "domestic_product": True}, format="json"
+    )
+    assert response.status_code == 200
+    assert response.json()["sme_declared"] is True
+    set_regime(tender_world, buyer, "gov_procurement", stacking=stacking)
+    result = comparison.build_comparison(procurement=tender_world, user=buyer)
+    [review] = result.tender.bids
+    assert review.evaluated_cny == D(evaluated)
+    assert [d["kind"] for d in review.deductions] == (
+        ["domestic"] if stacking == "larger_only" else ["sme", "domestic"]
+    )
+
+
+def test_declarations_denied_to_viewers_and_outsiders(
+    tender_world, api_for, org, viewer, outsider
+):
+    bid = priced_bid(tender_world, org, "D", 30_000_000)
+    url = f"/api/v1/procurements/{tender_world.pk}/bids/{bid.pk}/declarations/"
+    body = {"sme_declared": True}
+    assert api_for(viewer).put(url, body, format="json").status_code == 403
+    assert api_for(outsider).put(url, body, format="json").status_code == 404
+    bid.refresh_from_db()
+    assert bid.sme_declared is False

@@ -114,3 +114,16 @@ def test_comparison_shows_the_review_card_and_the_invalid_bid_out_of_rank(
     assert 'id="tender-link"' in html
     zh = client_for(buyer).get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "无效投标" in zh
+
+
+def test_declarations_form_ticks_the_bids(tender_world, client_for, buyer, org):
+    a = priced_bid(tender_world, org, "A", 30_000_000)
+    b = priced_bid(tender_world, org, "B", 31_000_000)
+    url = reverse("vendors:tender-declarations", kwargs={"pk": tender_world.pk})
+    response = client_for(buyer).post(url, {f"sme_{a.pk}": "on"})
+    assert response.status_code == 302
+    a.refresh_from_db()
+    b.refresh_from_db()
+    assert (a.sme_declared, b.sme_declared) == (True, False)
+    html = client_for(buyer).get(_url(tender_world)).content.decode()
+    assert f'name="sme_{a.pk}" aria-label' in html and "checked" in html

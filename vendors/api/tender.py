@@ -19,7 +19,7 @@ from clusterbuy.permissions import IsMember
 
 from .. import comparison
 from ..models import MethodChoice, RegimeChoice, StackingChoice, SubjectChoice
-from ..services import tender
+from ..services import declarations, tender
 from .scoping import ProcurementScopedMixin
 
 
@@ -217,3 +217,48 @@ class TenderReviewView(ProcurementScopedMixin, APIView):
         if result.tender is None:
             raise Http404(_("No tender settings yet."))
         return Response(TenderReviewSerializer(result.tender).data)
+
+
+class DeclarationsSerializer(serializers.Serializer):
+    sme_declared = serializers.BooleanField(
+        required=False, help_text="中小企业声明函 accepted: the SME deduction applies"
+    )
+    domestic_product = serializers.BooleanField(
+        required=False,
+        help_text="本国产品 proof accepted: the domestic preference applies",
+    )
+    domestic_cost_share_pct = serializers.DecimalField(
+        max_digits=5,
+        decimal_places=2,
+        min_value=0,
+        max_value=100,
+        required=False,
+        allow_null=True,
+        help_text="the domestic share of the product cost the vendor declares",
+    )
+
+
+class DeclarationsView(ProcurementScopedMixin, APIView):
+    """A bid's policy declarations as the buyer accepted them (price deductions)."""
+
+    permission_classes = [IsMember]
+
+    def _data(self, bid):
+        return DeclarationsSerializer(
+            {name: getattr(bid, name) for name in declarations.FIELDS}
+        ).data
+
+    @extend_schema(responses=DeclarationsSerializer)
+    def get(self, request, procurement_pk, bid_pk):
+        return Response(self._data(self.bid()))
+
+    @extend_schema(request=DeclarationsSerializer, responses=DeclarationsSerializer)
+    def put(self, request, procurement_pk, bid_pk):
+        bid = self.bid()
+        require(request.user, Capability.CONFIGURE_EVALUATION)
+        data = DeclarationsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        bid = declarations.set_bid_declarations(
+            bid=bid, user=request.user, **data.validated_data
+        )
+        return Response(self._data(bid))

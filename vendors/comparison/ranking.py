@@ -7,6 +7,11 @@ evaluator's mark replaces it. A section that counts in the rank (weight above 0;
 price section unless prices are hidden from the viewer) with no score at all is
 listed in ``Column.unscored_sections``, one with some criteria unscored in
 ``Column.partial_sections``: its rank is provisional, and the page says so.
+
+Once the procurement's tender settings are stored, `comparison.tender` reviews the
+columns ranked here under the regime (★ items, budget and 最高限价, 评标价, the
+regime's price score) and ranks them again: invalid bids leave the rank, so a
+cut-down accelerator cannot win on the normalised TCO scored here.
 """
 
 from __future__ import annotations

@@ -7,12 +7,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from clusterbuy.access import Capability, access_procurement, require
 from clusterbuy.views import render_procurement
 
-from ..services import tender
+from ..models import Bid
+from ..services import declarations, tender
 from ..tender_forms import TenderSettingsForm
+from ..visibility import visibility_for
 
 
 @login_required
@@ -35,8 +38,11 @@ def tender_page(request, pk):
             else:
                 messages.success(request, _("Tender settings saved."))
                 return redirect("vendors:tender", pk=pk)
+    shown = visibility_for(procurement=procurement, user=request.user)
+    bids = Bid.objects.for_procurement(procurement).select_related("vendor")
     context = {
         "form": form,
+        "bids": [{"bid": b, "label": shown.label(b)} for b in bids.order_by("id")],
         "settings_row": row,
         "items_frozen": frozen,
         "budget": procurement.budget_max,
@@ -44,3 +50,19 @@ def tender_page(request, pk):
     return render_procurement(
         request, procurement, "vendors/tender.html", context, active="comparison"
     )
+
+
+@login_required
+@require_POST
+def tender_declarations(request, pk):
+    """Tick which bids' 中小企业声明函 and 本国产品 proof were accepted."""
+    procurement = access_procurement(request.user, pk, Capability.CONFIGURE_EVALUATION)
+    for bid in Bid.objects.for_procurement(procurement).select_related("procurement"):
+        sme = f"sme_{bid.pk}" in request.POST
+        domestic = f"domestic_{bid.pk}" in request.POST
+        if (sme, domestic) != (bid.sme_declared, bid.domestic_product):
+            declarations.set_bid_declarations(
+                bid=bid, user=request.user, sme_declared=sme, domestic_product=domestic
+            )
+    messages.success(request, _("Policy declarations saved."))
+    return redirect("vendors:tender", pk=pk)
