@@ -34,6 +34,9 @@ class Capability(StrEnum):
     # the manager (and admins) signs the 验收书.
     RECORD_ACCEPTANCE = "record_acceptance"
     SIGN_ACCEPTANCE = "sign_acceptance"
+    # Scoring as a member of a procurement's evaluation committee (评标委员会); the
+    # committee's own roster decides which procurements (`services.committee`).
+    SCORE_COMMITTEE = "score_committee"
 
 
 ROLE_CAPABILITIES: dict[str, frozenset[Capability]] = {
@@ -46,6 +49,7 @@ ROLE_CAPABILITIES: dict[str, frozenset[Capability]] = {
             Capability.RUN_TCO,
             Capability.ADVANCE_STAGE,
             Capability.RECORD_ACCEPTANCE,
+            Capability.SCORE_COMMITTEE,
         }
     ),
     Role.PROCUREMENT: frozenset(
@@ -56,6 +60,7 @@ ROLE_CAPABILITIES: dict[str, frozenset[Capability]] = {
             Capability.SCORE_BIDS,
             Capability.RUN_TCO,
             Capability.ADVANCE_STAGE,
+            Capability.SCORE_COMMITTEE,
         }
     ),
     Role.MANAGER: frozenset(
@@ -68,9 +73,11 @@ ROLE_CAPABILITIES: dict[str, frozenset[Capability]] = {
             Capability.DECIDE,
             Capability.CONFIGURE_EVALUATION,
             Capability.SIGN_ACCEPTANCE,
+            Capability.SCORE_COMMITTEE,
         }
     ),
     Role.VIEWER: frozenset(),
+    Role.EXPERT: frozenset({Capability.SCORE_COMMITTEE}),
 }
 
 

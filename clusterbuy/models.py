@@ -33,6 +33,8 @@ class Role(models.TextChoices):
     PROCUREMENT = "procurement", _("Procurement")
     MANAGER = "manager", _("Manager")
     VIEWER = "viewer", _("Viewer")
+    # An outside 评审专家 on an evaluation committee: scores as a member, nothing else.
+    EXPERT = "expert", _("Evaluation expert")
 
 
 class Membership(models.Model):

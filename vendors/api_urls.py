@@ -7,6 +7,7 @@ from .api import (
     aliases,
     bids,
     checklists,
+    committee,
     comparison,
     corrections,
     evaluation,
@@ -66,6 +67,47 @@ urlpatterns = [
         name="api-scores",
     ),
     path(f"{P}/tender/", tender.TenderSettingsView.as_view(), name="api-tender"),
+    path(f"{P}/committee/", committee.CommitteeView.as_view(), name="api-committee"),
+    path(
+        f"{P}/committee/scores/",
+        committee.CommitteeScoresView.as_view(),
+        name="api-committee-scores",
+    ),
+    path(
+        f"{P}/committee/summation/",
+        committee.CommitteeSummationView.as_view(),
+        name="api-committee-summation",
+    ),
+    path(
+        f"{P}/committee/changes/",
+        committee.CommitteeChangesView.as_view(),
+        name="api-committee-changes",
+    ),
+    path(
+        f"{P}/committee/dissent/",
+        committee.CommitteeDissentView.as_view(),
+        name="api-committee-dissent",
+    ),
+    path(
+        f"{P}/committee/collusion/",
+        committee.CommitteeCollusionView.as_view(),
+        name="api-committee-collusion",
+    ),
+    path(
+        f"{P}/committee/report/",
+        committee.CommitteeReportView.as_view(),
+        name="api-committee-report",
+    ),
+    path(
+        f"{P}/bids/<int:bid_pk>/contact/",
+        committee.BidContactView.as_view(),
+        name="api-bid-contact",
+    ),
+    path(
+        f"{P}/committee/report.pdf",
+        committee.CommitteeReportPdfView.as_view(),
+        name="api-committee-report-pdf",
+    ),
     path(
         f"{P}/bids/<int:bid_pk>/declarations/",
         tender.DeclarationsView.as_view(),

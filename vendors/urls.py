@@ -7,6 +7,7 @@ from .views import (
     attachments,
     bids,
     checklists,
+    committee,
     comparison,
     corrections,
     evaluation,
@@ -81,6 +82,51 @@ urlpatterns = [
         f"{P}/tender/declarations/",
         tender.tender_declarations,
         name="tender-declarations",
+    ),
+    path(
+        f"{P}/committee/",
+        committee.committee_page,
+        name="committee",
+    ),
+    path(
+        f"{P}/committee/roster/",
+        committee.committee_roster,
+        name="committee-roster",
+    ),
+    path(
+        f"{P}/committee/scores/",
+        committee.committee_scores,
+        name="committee-scores",
+    ),
+    path(
+        f"{P}/committee/submit/",
+        committee.committee_submit,
+        name="committee-submit",
+    ),
+    path(
+        f"{P}/committee/summation/",
+        committee.committee_summation,
+        name="committee-summation",
+    ),
+    path(
+        f"{P}/committee/change/",
+        committee.committee_change,
+        name="committee-change",
+    ),
+    path(
+        f"{P}/committee/dissent/",
+        committee.committee_dissent,
+        name="committee-dissent",
+    ),
+    path(
+        f"{P}/committee/report/",
+        committee.committee_report,
+        name="committee-report",
+    ),
+    path(
+        f"{P}/committee/report.pdf",
+        committee.committee_report_pdf,
+        name="committee-report-pdf",
     ),
     path(
         f"{P}/comparison/weights/",

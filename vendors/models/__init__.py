@@ -81,8 +81,26 @@ from .tender import (  # isort: skip
     SubjectChoice,
     TenderSettings,
 )
+from .committee import (  # isort: skip
+    BidContact,
+    ChangeReason,
+    Committee,
+    CommitteeMember,
+    CommitteeScore,
+    EvaluationReport,
+    ScoreChange,
+    SeatRole,
+)
 
 __all__ = [
+    "BidContact",
+    "ChangeReason",
+    "Committee",
+    "CommitteeMember",
+    "CommitteeScore",
+    "EvaluationReport",
+    "ScoreChange",
+    "SeatRole",
     "AcceptanceAttempt",
     "AcceptanceClause",
     "AcceptancePlan",

@@ -24,6 +24,7 @@ class AuditAction(models.TextChoices):
     INVITATION = "invitation", _("Invitation")
     OPENING = "opening", _("Opening of submissions")
     ACCEPTANCE = "acceptance", _("Acceptance")
+    COMMITTEE = "committee", _("Evaluation committee")
 
 
 class AuditEntry(models.Model):
