@@ -42,7 +42,12 @@ def test_pack_prints_the_star_items_with_thresholds(tender_world, buyer):
     data = rfp_pack(tender_world, "docx", language="zh-hans")[0]
     flat = _docx_rows(data)
     assert rows[0]["source"] == "sizing plan: delivered compute the workload needs"
-    assert ["1", "★ 交付算力", "≥ 94.94 PFLOPS", "规模测算方案：负载所需的交付算力"] in flat
+    assert [
+        "1",
+        "★ 交付算力",
+        "≥ 94.94 PFLOPS",
+        "规模测算方案：负载所需的交付算力",
+    ] in flat
 
 
 def test_published_version_keeps_its_star_items(tender_world, buyer):

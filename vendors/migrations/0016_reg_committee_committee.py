@@ -51,7 +51,7 @@ class Migration(migrations.Migration):
             name='CommitteeMember',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('buyer_rep', "Buyer's representative (采购人代表)"), ('expert', 'Evaluation expert (评审专家)')], max_length=12, verbose_name='seat')),
+                ('role', models.CharField(choices=[('buyer_rep', "Buyer's representative"), ('expert', 'Evaluation expert')], max_length=12, verbose_name='seat')),
                 ('is_chair', models.BooleanField(default=False, verbose_name='chair')),
                 ('submitted_at', models.DateTimeField(blank=True, null=True)),
                 ('dissent', models.TextField(blank=True, max_length=20000, validators=[django.core.validators.MaxLengthValidator(20000)], verbose_name='dissent')),
@@ -98,7 +98,7 @@ class Migration(migrations.Migration):
                 ('changed_at', models.DateTimeField(auto_now_add=True)),
                 ('old_points', models.PositiveSmallIntegerField()),
                 ('new_points', models.PositiveSmallIntegerField()),
-                ('reason', models.CharField(blank=True, choices=[('summation_error', 'Error in summing the scores (分值汇总计算错误)'), ('out_of_range', "A score outside the scoring standard's range (分项评分超出评分标准范围)"), ('objective_inconsistent', 'Members scored an objective factor differently (客观评审因素评分不一致)'), ('abnormal_score', 'The committee found a score abnormally high or low (评分畸高、畸低)')], max_length=30, verbose_name='reason')),
+                ('reason', models.CharField(blank=True, choices=[('summation_error', 'Error in summing the scores'), ('out_of_range', "A score outside the scoring standard's range"), ('objective_inconsistent', 'Members scored an objective factor differently'), ('abnormal_score', 'The committee found a score abnormally high or low')], max_length=30, verbose_name='reason')),
                 ('explanation', models.TextField(blank=True, max_length=20000, validators=[django.core.validators.MaxLengthValidator(20000)], verbose_name='explanation')),
                 ('changed_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
                 ('score', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='vendors.committeescore')),

@@ -24,8 +24,8 @@ from .checklists import ChecklistCriterion
 
 
 class SeatRole(models.TextChoices):
-    BUYER_REP = "buyer_rep", _("Buyer's representative (采购人代表)")
-    EXPERT = "expert", _("Evaluation expert (评审专家)")
+    BUYER_REP = "buyer_rep", _("Buyer's representative")
+    EXPERT = "expert", _("Evaluation expert")
 
 
 class ChangeReason(models.TextChoices):
@@ -33,19 +33,19 @@ class ChangeReason(models.TextChoices):
 
     SUMMATION_ERROR = (
         ScoreChangeReason.SUMMATION_ERROR.value,
-        _("Error in summing the scores (分值汇总计算错误)"),
+        _("Error in summing the scores"),
     )
     OUT_OF_RANGE = (
         ScoreChangeReason.OUT_OF_RANGE.value,
-        _("A score outside the scoring standard's range (分项评分超出评分标准范围)"),
+        _("A score outside the scoring standard's range"),
     )
     OBJECTIVE_INCONSISTENT = (
         ScoreChangeReason.OBJECTIVE_INCONSISTENT.value,
-        _("Members scored an objective factor differently (客观评审因素评分不一致)"),
+        _("Members scored an objective factor differently"),
     )
     ABNORMAL_SCORE = (
         ScoreChangeReason.ABNORMAL_SCORE.value,
-        _("The committee found a score abnormally high or low (评分畸高、畸低)"),
+        _("The committee found a score abnormally high or low"),
     )
 
 
