@@ -331,3 +331,27 @@ def test_the_chair_sums_when_the_roster_changed_after_the_last_submission(
     assert committee_scoring.is_summed(procurement)
     results = committee_scoring.committee_results(procurement, [bids["A"].pk])
     assert results[bids["A"].pk]["mean"] == D("80.00")
+
+
+def test_once_summed_the_ranking_counts_the_committee_mean(
+    seated, buyer, manager, experts
+):
+    """The tender review's technical term is the committee's mean once its marks are
+    summed, never the pre-scores: 政府采购 at a 30 % price weight, 低价优先法 on the
+    评标价 (B's 32 M less the SME 10 % = 28.8 M is the base): price points A 28.8,
+    B 30, C 24; totals = mean x 0.7 + price points: A 80 x 0.7 + 28.8 = 84.80,
+    C 82.86 x 0.7 + 24 = 82.002, B 60 x 0.7 + 30 = 72.00."""
+    from vendors import comparison
+
+    procurement, bids = seated
+    before = comparison.build_comparison(procurement=procurement, user=buyer).tender
+    assert before.technical_source == "evaluation"
+    score_and_submit(procurement, bids, _users(buyer, manager, experts))
+    review = comparison.build_comparison(procurement=procurement, user=buyer).tender
+    assert review.technical_source == "committee"
+    by_label = {b.label: b for b in review.bids}
+    assert by_label["A"].total == D("84.80")
+    assert by_label["C"].total == D("82.002")
+    assert by_label["B"].total == D("72.00")
+    assert [by_label[n].rank for n in ("A", "C", "B")] == [1, 2, 3]
+    assert by_label["O"].rank is None  # over the budget: invalid, out of the rank

@@ -81,6 +81,9 @@ class TenderReview:
     # What it was built from, so tried weights can review the columns again.
     settings_row: TenderSettings | None = None
     horizon_years: int = 1
+    # "committee" once the committee's marks are summed (its mean counts), else
+    # "evaluation" (the comparison's technical score).
+    technical_source: str = "evaluation"
 
     @property
     def valid_count(self) -> int:
@@ -342,12 +345,10 @@ def _price_and_rank(review, columns, row, rules, method, horizon_years) -> None:
         by_id[bid_id].price_points = value
     for bid_id in abnormally_low(prices, valid, Decimal(row.abnormally_low_pct)):
         by_id[bid_id].abnormally_low = True
-    columns_by_id = {str(c.bid.pk): c for c in columns}
+    technical, review.technical_source = _technical_100(columns, valid)
     technical_share = (Decimal(100) - weight) / Decimal(100)
     totals = {
-        b: Decimal(str(columns_by_id[b].technical_100)) * technical_share
-        + points.get(b, Decimal(0))
-        for b in valid
+        b: technical[b] * technical_share + points.get(b, Decimal(0)) for b in valid
     }
     entries: tuple[RankedEntry, ...] = rank(rules, method, totals, ranked_prices, valid)
     for entry in entries:
@@ -355,6 +356,29 @@ def _price_and_rank(review, columns, row, rules, method, horizon_years) -> None:
         target.rank = entry.rank
         target.candidate = entry.candidate
         target.total = totals[entry.bid_id] if method == Method.COMPREHENSIVE else None
+
+
+def _technical_100(columns: list[Column], valid: list[str]) -> tuple[dict, str]:
+    """Each valid bid's technical score out of 100, and where it comes from.
+
+    Once the committee has summed its marks, the committee's score: the mean of the
+    members who scored alone and submitted (``committee_scoring.committee_results``;
+    the automatic pre-scores never enter it, issue 25). Before that, the comparison's
+    own technical score (the evaluators' marks), so a buyer sees a ranking while the
+    committee works."""
+    from ..services import committee_scoring
+
+    by_id = {str(c.bid.pk): c for c in columns}
+    own = {b: Decimal(str(by_id[b].technical_100)) for b in valid}
+    if not columns or not committee_scoring.is_summed(columns[0].bid.procurement):
+        return own, "evaluation"
+    results = committee_scoring.committee_results(
+        columns[0].bid.procurement, [int(b) for b in valid]
+    )
+    means = {b: results.get(int(b), {}).get("mean") for b in valid}
+    if any(m is None for m in means.values()):
+        return own, "evaluation"  # a valid bid the committee did not score
+    return {b: Decimal(str(m)) for b, m in means.items()}, "committee"
 
 
 def _policy(row: TenderSettings):
