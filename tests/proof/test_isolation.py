@@ -263,6 +263,29 @@ def _load_org_b() -> dict:
 
     if tender.stored_tender_settings(procurement) is None:  # the review needs them
         tender.update_tender_settings(procurement=procurement, user=admin)
+    # The committee routes need a roster with the owner on it, summed marks and an
+    # issued 评标报告 (the commercial regime: no statutory minimum size).
+    from vendors.models import Bid as _Bid
+    from vendors.services import committee, committee_scoring
+    from vendors.services import evaluation_report as reports
+
+    if committee.committee_of(procurement) is None:
+        committee.set_committee(
+            procurement=procurement,
+            user=admin,
+            seats=[committee.Seat(admin, "buyer_rep", True)],
+        )
+        criteria, _weights = committee_scoring.technical_criteria(procurement)
+        for entry in committee_scoring.board(procurement=procurement, user=admin):
+            committee_scoring.record_member_scores(
+                procurement=procurement,
+                user=admin,
+                bid=_Bid.objects.get(pk=entry.bid_id),
+                marks=[committee_scoring.Mark(c.code, 3) for c in criteria],
+            )
+        committee_scoring.submit_member_scores(procurement=procurement, user=admin)
+    if reports.issued_report(procurement) is None:
+        reports.issue_report(procurement=procurement, user=admin)
     # The reconciliation route needs a scenario that has a counterpart: the chosen
     # bid's own scenario beside the plan's (tco.reconciliation.pair_for).
     from sizing.models import SizingPlan

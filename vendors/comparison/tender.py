@@ -366,7 +366,7 @@ def _technical_100(columns: list[Column], valid: list[str]) -> tuple[dict, str]:
     the automatic pre-scores never enter it, issue 25). Before that, the comparison's
     own technical score (the evaluators' marks), so a buyer sees a ranking while the
     committee works."""
-    from ..services import committee_scoring
+    from ..services import committee_results as committee_scoring
 
     by_id = {str(c.bid.pk): c for c in columns}
     own = {b: Decimal(str(by_id[b].technical_100)) for b in valid}

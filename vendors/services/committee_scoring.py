@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
@@ -26,11 +25,6 @@ from clusterbuy.models import Procurement
 from clusterbuy.services import ServiceError
 
 from ..engine.regimes import ScoreChangeReason, rules_for
-from ..engine.regimes.committee_scores import (
-    ScoredCriterion,
-    committee_mean,
-    member_total_100,
-)
 from ..models import (
     AuditAction,
     Bid,
@@ -39,9 +33,14 @@ from ..models import (
     CommitteeScore,
     ScoreChange,
 )
-from . import evaluation
 from .audit import record_audit
 from .committee import committee_of, member_for, members_of, regime_of
+from .committee_results import (  # noqa: F401 - the committee's API, re-exported
+    committee_results,
+    is_summed,
+    member_scores,
+    technical_criteria,
+)
 
 
 @dataclass(frozen=True)
@@ -58,20 +57,6 @@ class BoardBid:
     bid_id: int
     label: str
     advice: dict[str, float] = field(default_factory=dict)
-
-
-def technical_criteria(
-    procurement: Procurement,
-) -> tuple[list[ChecklistCriterion], dict[str, Decimal]]:
-    """The checklist's technical criteria (price sections excepted) and the weight
-    of each technical section."""
-    row = evaluation.evaluation_settings_for(procurement=procurement)
-    sections = [s for s in evaluation.checklist_sections(row) if not s.auto_price]
-    weights = evaluation.section_weights(row, sections)
-    criteria = [c for s in sections for c in s.criteria.all()]
-    for c in criteria:
-        c.section_code = next(s.code for s in sections if s.pk == c.section_id)
-    return criteria, {code: Decimal(str(w)) for code, w in weights.items()}
 
 
 def board(*, procurement: Procurement, user) -> list[BoardBid]:
@@ -237,11 +222,6 @@ def close_summation(*, procurement: Procurement, user) -> None:
     _sum(committee, user)
 
 
-def is_summed(procurement: Procurement) -> bool:
-    committee = committee_of(procurement)
-    return bool(committee and committee.summed_at)
-
-
 def visible_members(procurement: Procurement, viewer) -> list[CommitteeMember]:
     """Whose marks ``viewer`` may see: after summation everyone's; a member who has
     submitted sees the submitted members'; before that only their own."""
@@ -257,46 +237,6 @@ def visible_members(procurement: Procurement, viewer) -> list[CommitteeMember]:
     if own.submitted_at is None:
         return [own]
     return [m for m in members if m.submitted_at is not None]
-
-
-def member_scores(
-    member: CommitteeMember, criteria: list[ChecklistCriterion]
-) -> dict[int, dict[str, int]]:
-    """bid id -> criterion code -> points, for one member."""
-    codes = {c.pk: c.code for c in criteria}
-    found: dict[int, dict[str, int]] = {}
-    for s in member.scores.all():
-        if s.criterion_id in codes:
-            found.setdefault(s.bid_id, {})[codes[s.criterion_id]] = s.points
-    return found
-
-
-def committee_results(
-    procurement: Procurement,
-    bid_ids: Iterable[int],
-    *,
-    also: CommitteeMember | None = None,
-) -> dict[int, dict]:
-    """bid id -> {"members": {member id: total}, "mean": committee score} over the
-    submitted members (the pre-scores never enter). ``also``: a member who has not
-    submitted, whose own totals are shown to them but never enter the mean."""
-    criteria, weights = technical_criteria(procurement)
-    scored = [ScoredCriterion(c.code, c.section_code, c.weight) for c in criteria]
-    members = [
-        m for m in members_of(committee_of(procurement)) if m.submitted_at is not None
-    ]
-    extra = [also] if also is not None and also.submitted_at is None else []
-    marks = {m.pk: member_scores(m, criteria) for m in members + extra}
-    results = {}
-    for bid_id in bid_ids:
-        totals = {
-            m.pk: member_total_100(marks[m.pk].get(bid_id, {}), scored, weights)
-            for m in members + extra
-            if len(marks[m.pk].get(bid_id, {})) == len(scored)
-        }
-        counted = [t for pk, t in totals.items() if pk not in {e.pk for e in extra}]
-        results[bid_id] = {"members": totals, "mean": committee_mean(counted)}
-    return results
 
 
 @transaction.atomic
