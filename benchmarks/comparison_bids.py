@@ -54,8 +54,9 @@ def demo_procurement():
 def fill_demo_procurement(count: int = BIDS):
     from django.db import transaction
 
+    from vendors import demo
     from vendors.models import Bid, ChecklistCriterion
-    from vendors.services import bids, demo, evaluation, suppliers
+    from vendors.services import bids, evaluation, suppliers
 
     procurement = demo_procurement()
     org = procurement.organisation
