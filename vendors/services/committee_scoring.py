@@ -28,11 +28,11 @@ from ..engine.regimes import ScoreChangeReason, rules_for
 from ..models import (
     AuditAction,
     Bid,
-    ChecklistCriterion,
     CommitteeMember,
     CommitteeScore,
     ScoreChange,
 )
+from . import evaluation
 from .audit import record_audit
 from .committee import committee_of, member_for, members_of, regime_of
 from .committee_results import (  # noqa: F401 - the committee's API, re-exported
@@ -89,18 +89,6 @@ def _member(procurement: Procurement, user) -> CommitteeMember:
     return member
 
 
-def _criterion(key: int | str, criteria: list[ChecklistCriterion]):
-    if isinstance(key, str):
-        match = next((c for c in criteria if c.code == key), None)
-        if match is not None:
-            return match
-        key = int(key) if key.isdigit() else -1
-    match = next((c for c in criteria if c.pk == key), None)
-    if match is None:
-        raise ServiceError(_("No such criterion."), field="criterion")
-    return match
-
-
 def _check_points(points) -> None:
     if not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= 5:
         raise ServiceError(_("Points are a whole number from 0 to 5."), field="points")
@@ -129,7 +117,7 @@ def record_member_scores(
     criteria, _weights = technical_criteria(procurement)
     saved = []
     for mark in marks:
-        criterion = _criterion(mark.criterion, criteria)
+        criterion = evaluation.criterion_for(mark.criterion, criteria)
         _check_points(mark.points)
         score, _created = CommitteeScore.objects.update_or_create(
             member=member,
@@ -287,7 +275,7 @@ def change_score(
     if reason and reason not in {r.value for r in ScoreChangeReason}:
         raise ServiceError(_("Unknown reason."), field="reason")
     criteria, _w = technical_criteria(procurement)
-    found = _criterion(criterion, criteria)
+    found = evaluation.criterion_for(criterion, criteria)
     _check_points(points)
     score = (
         CommitteeScore.objects.select_for_update()

@@ -249,7 +249,7 @@ def record_scores(
             section__template_id=settings_row.template_id
         ).select_related("section")
     )
-    marks = [(_criterion_for(mark.criterion, criteria), mark) for mark in scores]
+    marks = [(criterion_for(mark.criterion, criteria), mark) for mark in scores]
     return [
         _record_mark(
             settings_row,
@@ -264,7 +264,7 @@ def record_scores(
     ]
 
 
-def _criterion_for(
+def criterion_for(
     key: int | str, criteria: list[ChecklistCriterion]
 ) -> ChecklistCriterion:
     """The first criterion (in checklist order) with code `key`, else with id `key`."""
