@@ -159,6 +159,28 @@ def test_reweighting_the_cached_comparison_equals_a_rebuild(
     assert built["result"].columns == default.columns
 
 
+def test_the_reweighted_table_is_the_table_a_rebuild_draws(
+    org, procurement, buyer, it_lead
+):
+    """The weight-free groups are reused as rendered when the weights change: the
+    table shown must still be, character for character, the one a comparison built
+    under those weights draws (and differ from the default one: the weights matter)."""
+    _add_bids(procurement, org, it_lead, 6)
+    weights = {"price": 60, "service": 0, "team": 0}
+    built = comparison.comparison_context(procurement=procurement, user=buyer)
+    assert len(built["fixed_bodies"]) == 8  # price ... spec claims
+    tried = comparison.reweighted_context(built, weights)["grid_html"]
+    rebuilt = comparison.build_comparison(
+        procurement=procurement, user=buyer, weights=weights
+    )
+    expected = comparison.grid_html(
+        {"result": rebuilt}, comparison.comparison_groups(rebuilt)
+    )
+    assert tried == expected
+    assert tried != built["grid_html"]
+    assert tried.count("<tbody>") == 10
+
+
 def test_reweighting_under_a_sealed_envelope_equals_a_rebuild(
     org, procurement, buyer, it_lead
 ):

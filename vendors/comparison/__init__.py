@@ -21,6 +21,7 @@ from .cache import (
     cached_export,
     comparison_context,
     export_cache_key,
+    grid_html,
     reweighted_context,
 )
 from .checks import (
@@ -94,6 +95,7 @@ __all__ = [
     "quoted_total",
     "radar_svg",
     "reweighted",
+    "grid_html",
     "reweighted_context",
     "severity_label",
     "status_label",

@@ -15,13 +15,14 @@ from dataclasses import replace
 from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from .. import visibility
 from ..services import caching, evaluation
 from .build import build_comparison
 from .radar import radar_svg
 from .reweight import reweighted
-from .table import comparison_groups
+from .table import comparison_groups, weight_free_groups, weighted_groups
 
 
 def comparison_context(*, procurement, user) -> dict:
@@ -41,13 +42,14 @@ def comparison_context(*, procurement, user) -> dict:
     # Belt and braces: never store an entry under another variant's key.
     if (result.blind, result.prices_hidden) != (blind, prices_hidden):
         key = caching.cache_key(procurement, result.blind, result.prices_hidden)
-    groups = comparison_groups(result)
+    fixed = weight_free_groups(result)
     context = {
         "result": result,
-        "groups": groups,
+        "groups": fixed + weighted_groups(result),
         "radar": radar_svg(result),
+        "fixed_bodies": group_bodies(result, fixed),
     }
-    context["grid_html"] = render_to_string("vendors/_comparison_grid.html", context)
+    context["grid_html"] = grid_html(context, context["groups"][len(fixed) :])
     if enabled:
         cache.set(key, _for_cache(context), caching.TTL_SECONDS)
     return context
@@ -105,15 +107,40 @@ def _for_cache(context: dict) -> dict:
     return {**stored, "result": replace(result, columns=columns)}
 
 
+def group_bodies(result, groups) -> list[str]:
+    """Each group's ``<tbody>`` of the comparison table, rendered."""
+    colspan = len(result.columns) + 1
+    return [
+        render_to_string(
+            "vendors/_comparison_group.html", {"group": g, "colspan": colspan}
+        )
+        for g in groups
+    ]
+
+
+def grid_html(context: dict, groups: list) -> str:
+    """The comparison table (`_comparison_grid.html`): the context's rendered
+    ``fixed_bodies`` (the weight-free groups), then ``groups`` rendered."""
+    bodies = [
+        *(mark_safe(body) for body in context.get("fixed_bodies") or []),
+        *group_bodies(context["result"], groups),
+    ]
+    return render_to_string(
+        "vendors/_comparison_grid.html", {**context, "group_bodies": bodies}
+    )
+
+
 def reweighted_context(context: dict, weights: dict | None) -> dict:
     """A `comparison_context` ranked under the tried ``weights`` (not saved): its
-    comparison re-ranked (`reweight`), the table and radar drawn again from it;
-    `ServiceError` for a bad weight."""
+    comparison re-ranked (`reweight`), the table drawn again for the groups the
+    weights change (the section scores and the result; the rest, rendered when the
+    context was built, is reused) and the radar drawn again; `ServiceError` for a bad
+    weight."""
     if not weights:
         return context
     result = reweighted(context["result"], weights)
-    return {
-        "result": result,
-        "groups": comparison_groups(result),
-        "radar": radar_svg(result),
-    }
+    fixed = context.get("fixed_bodies")
+    reranked = {"result": result, "fixed_bodies": fixed, "radar": radar_svg(result)}
+    groups = weighted_groups(result) if fixed else comparison_groups(result)
+    reranked["grid_html"] = grid_html(reranked, groups)
+    return reranked

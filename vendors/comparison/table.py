@@ -27,7 +27,17 @@ from .labels import (
 )
 from .result import Column, Comparison, SectionInfo, offered_figure
 
-__all__ = ["MONEY", "PERCENT", "Cell", "Detail", "Group", "Row", "comparison_groups"]
+__all__ = [
+    "MONEY",
+    "PERCENT",
+    "Cell",
+    "Detail",
+    "Group",
+    "Row",
+    "comparison_groups",
+    "weight_free_groups",
+    "weighted_groups",
+]
 
 
 #: A cell's figure: one decimal unless said (the rule: clusterbuy.engine.numbers).
@@ -459,9 +469,15 @@ def _result_group(cols: list[Column], comparison: Comparison) -> Group:
 
 def comparison_groups(comparison: Comparison) -> list[Group]:
     """The comparison table: vendors as columns, rows grouped, best/worst marked."""
+    return weight_free_groups(comparison) + weighted_groups(comparison)
+
+
+def weight_free_groups(comparison: Comparison) -> list[Group]:
+    """The table's groups that no section weight changes (prices, delivered capacity,
+    compliance, service, monitoring, evidence, pitfalls, spec claims): drawn from what
+    a column holds before ranking, so `cache.reweighted_context` keeps them rendered."""
     cols = comparison.columns
     lang = current_language()
-    scores = [_section_row(section, cols) for section in comparison.sections]
     return [
         _price_group(comparison),
         _delivered_group(cols),
@@ -471,6 +487,14 @@ def comparison_groups(comparison: Comparison) -> list[Group]:
         _evidence_group(cols),
         _pitfall_group(cols, lang),
         _spec_claims_group(cols),
+    ]
+
+
+def weighted_groups(comparison: Comparison) -> list[Group]:
+    """The groups the section weights change: the section scores and the result."""
+    cols = comparison.columns
+    scores = [_section_row(section, cols) for section in comparison.sections]
+    return [
         Group(_("Checklist scores (0–5)"), scores, "scores"),
         _result_group(cols, comparison),
     ]
