@@ -17,7 +17,10 @@ class EvidencePurpose(models.TextChoices):
 
 
 #: The declaration each purpose proves (the deduction kinds of `regimes.deductions`).
-DECLARATION_PURPOSES = {"sme": EvidencePurpose.SME, "domestic": EvidencePurpose.DOMESTIC}
+DECLARATION_PURPOSES = {
+    "sme": EvidencePurpose.SME,
+    "domestic": EvidencePurpose.DOMESTIC,
+}
 #: What a vendor may attach before the deadline (a price justification comes later).
 SUBMISSION_PURPOSES = (
     EvidencePurpose.GENERAL,
