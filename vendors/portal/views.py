@@ -123,7 +123,9 @@ def _home_context(invitation, token: str, **forms) -> dict:
         "evidence_form": forms.get("evidence_form") or EvidenceForm(),
         "question_form": forms.get("question_form") or QuestionForm(),
         "addenda": addendum_rows(invitation),
-        **corrections_context(invitation, forms.get("answer_form")),
+        **corrections_context(
+            invitation, forms.get("answer_form"), forms.get("justification_form")
+        ),
     }
 
 

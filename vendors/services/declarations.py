@@ -45,10 +45,14 @@ def evidence_by_kind(bid_ids: Iterable[int]) -> dict[int, dict[str, list]]:
     return found
 
 
-def backed_declarations(bids: Iterable[Bid]) -> dict[int, set[str]]:
-    """bid id -> the declarations that earn a deduction: accepted and evidenced."""
+def backed_declarations(
+    bids: Iterable[Bid], *, evidence: dict[int, dict[str, list]] | None = None
+) -> dict[int, set[str]]:
+    """bid id -> the declarations that earn a deduction: accepted and evidenced
+    (``evidence``: `evidence_by_kind` of these bids, when already read)."""
     bids = list(bids)
-    evidence = evidence_by_kind(b.pk for b in bids)
+    if evidence is None:
+        evidence = evidence_by_kind(b.pk for b in bids)
     return {
         bid.pk: {
             kind
