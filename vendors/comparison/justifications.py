@@ -4,7 +4,8 @@ justification`). Written by `vendors.services.price_justifications`."""
 
 from __future__ import annotations
 
-from ..models import PriceJustification
+from ..engine.regimes import InvalidReason, RegimeRules
+from ..models import Judgement, PriceJustification
 from .result import Column
 
 
@@ -26,3 +27,18 @@ def justification_json(row: PriceJustification | None) -> dict:
         "judged_by": getattr(row.judged_by, "username", ""),
         "judged_at": row.judged_at.isoformat() if row.judged_at else None,
     }
+
+
+def not_justified(
+    row: PriceJustification | None, rules: RegimeRules
+) -> list[InvalidReason]:
+    """The invalid-bid reason of a bid judged not justified (87号令 第六十条;
+    招标投标法实施条例 第五十一条 (五)), else none."""
+    if row is None or row.judgement != Judgement.NOT_JUSTIFIED:
+        return []
+    article = rules.abnormally_low_article
+    return [
+        InvalidReason(
+            "abnormally_low_not_justified", "quoted_total", None, None, article
+        )
+    ]

@@ -40,10 +40,10 @@ from ..engine.regimes import (
     review_conformity,
     rules_for,
 )
-from ..models import Judgement, TenderSettings
+from ..models import TenderSettings
 from ..services import declarations as declaration_services
 from ..services import tender as tender_services
-from .justifications import justification_json, justifications_of
+from .justifications import justification_json, justifications_of, not_justified
 from .result import Column, SectionInfo
 
 _DAYS_PER_YEAR = Decimal(365)
@@ -297,14 +297,7 @@ def review_columns(
             missing = InvalidReason("no_price", "quoted_total", None, None, None)
             reasons.append(reason_json(missing, items_by_key))
         judged = justifications.get(column.bid.pk)
-        if judged is not None and judged.judgement == Judgement.NOT_JUSTIFIED:
-            low = InvalidReason(
-                "abnormally_low_not_justified",
-                "quoted_total",
-                None,
-                None,
-                rules.abnormally_low_article,
-            )
+        for low in not_justified(judged, rules):
             reasons.append(reason_json(low, items_by_key, cite=cite))
         reviews.append(
             BidReview(
