@@ -7,7 +7,6 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-
 from django.core.files.base import ContentFile
 
 from tests.factories import pdf_bytes

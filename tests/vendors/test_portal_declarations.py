@@ -15,7 +15,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
 from clusterbuy.services import ServiceError
@@ -57,8 +57,11 @@ CONTACT = {
 
 
 def _open(procurement, user):
+    """The deadline passes a minute after the versions were received; then open."""
+    now = timezone.now()
+    Submission.objects.update(received_at=now - datetime.timedelta(minutes=2))
     RfpSettings.objects.filter(procurement=procurement).update(
-        deadline=timezone.now() - datetime.timedelta(minutes=1)
+        deadline=now - datetime.timedelta(minutes=1)
     )
     return opening.open_submissions(procurement, user)
 
@@ -138,7 +141,7 @@ def test_contact_facts_from_the_portal_give_a_same_phone_signal(
 def test_contact_and_declaration_errors_are_field_errors_and_store_nothing(
     invitation,
 ):
-    with pytest.raises(submissions.PortalError) as refused:
+    with translation.override("en"), pytest.raises(submissions.PortalError) as refused:
         _submit(
             invitation,
             contact={"phone": "call me", "email": "li.wei@"},
@@ -302,7 +305,9 @@ def test_accepting_a_declaration_without_evidence_is_refused_everywhere(
         declarations.set_bid_declarations(bid=a, user=buyer, sme_declared=True)
     assert refused.value.field == "sme_declared"
     url = f"/api/v1/procurements/{tender_world.pk}/bids/{a.pk}/declarations/"
-    response = api_for(buyer).put(url, {"domestic_product": True}, format="json")
+    response = api_for(buyer).put(
+        url, {"domestic_product": True}, format="json", HTTP_ACCEPT_LANGUAGE="en"
+    )
     assert response.status_code == 400
     assert response.json()["domestic_product"] == [
         "The domestic-product declaration cannot be accepted: no domestic-product "

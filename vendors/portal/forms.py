@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 
 from django import forms
 from django.http import QueryDict
@@ -92,7 +93,9 @@ class DeclarationsForm(forms.Form):
         return {
             "sme": bool(data.get("declares_sme")),
             "domestic": domestic,
-            "domestic_cost_share_pct": None if share is None else str(share),
+            "domestic_cost_share_pct": None
+            if share is None
+            else str(share.quantize(Decimal("0.01"))),
         }
 
 
