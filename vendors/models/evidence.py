@@ -36,3 +36,6 @@ def purpose_field():
         choices=EvidencePurpose.choices,
         default=EvidencePurpose.GENERAL,
     )
+
+#: The same as (value, label) choices (the portal's forms and the API schema).
+SUBMISSION_PURPOSE_CHOICES = [(p.value, p.label) for p in SUBMISSION_PURPOSES]

@@ -8,7 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from ..models import Submission, SubmissionEvidence
-from ..models.evidence import SUBMISSION_PURPOSES
+from ..models.evidence import SUBMISSION_PURPOSE_CHOICES
 from ..models.rfp import QUESTION_MAX_CHARS
 from .feedback import shown_feedback
 
@@ -113,7 +113,7 @@ class PortalQuestionInputSerializer(serializers.Serializer):
 class PortalFileUploadSerializer(serializers.Serializer):
     file = serializers.FileField()
     purpose = serializers.ChoiceField(
-        choices=[p.value for p in SUBMISSION_PURPOSES],
+        choices=SUBMISSION_PURPOSE_CHOICES,
         required=False,
         help_text="what the file proves (default general)",
     )

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from ..engine.fields import BID_FIELDS
 from ..forms import BidForm
 from ..models import SEVERITIES, BidContact, EvidencePurpose
-from ..models.evidence import SUBMISSION_PURPOSES
+from ..models.evidence import SUBMISSION_PURPOSE_CHOICES
 from ..models.rfp import QUESTION_MAX_CHARS
 from ..services.committee_collusion import CONTACT_FIELDS
 
@@ -153,7 +153,7 @@ class EvidenceForm(forms.Form):
     )
     purpose = forms.ChoiceField(
         label=_("Purpose"),
-        choices=[(p.value, p.label) for p in SUBMISSION_PURPOSES],
+        choices=SUBMISSION_PURPOSE_CHOICES,
         initial=EvidencePurpose.GENERAL,
         required=False,
         help_text=_(
