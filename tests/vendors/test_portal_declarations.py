@@ -356,3 +356,20 @@ def test_a_portal_link_reaches_only_its_own_invitation(
     page = Client().get(reverse("vendors:portal", args=[token])).content.decode()
     assert "li.wei@quokka.example" not in page
     assert make_token(other) != token
+
+
+def test_the_buyers_contact_api_applies_the_same_phone_and_email_rules(
+    tender_world, org, api_for, buyer, outsider
+):
+    bid = priced_bid(tender_world, org, "A", 30_000_000)
+    url = f"/api/v1/procurements/{tender_world.pk}/bids/{bid.pk}/contact/"
+    response = api_for(buyer).put(
+        url, {"phone": "ask Li"}, format="json", HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert response.status_code == 400
+    assert response.json()["phone"][0].startswith("Enter a phone number: 7 to 20")
+    assert not BidContact.objects.filter(bid=bid).exclude(phone="").exists()
+    response = api_for(outsider).put(url, {"phone": "010 6555 0101"}, format="json")
+    assert response.status_code == 404
+    response = api_for(buyer).put(url, {"phone": "(010) 6555-0101"}, format="json")
+    assert response.status_code == 200 and response.json()["phone"] == "(010) 6555-0101"

@@ -37,5 +37,6 @@ def purpose_field():
         default=EvidencePurpose.GENERAL,
     )
 
+
 #: The same as (value, label) choices (the portal's forms and the API schema).
 SUBMISSION_PURPOSE_CHOICES = [(p.value, p.label) for p in SUBMISSION_PURPOSES]
