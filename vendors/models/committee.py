@@ -162,7 +162,7 @@ class ScoreChange(models.Model):
         ordering = ["changed_at", "id"]
 
 
-_PHONE = re.compile(r"^\+?[0-9][0-9 ()\-]*$")
+_PHONE = re.compile(r"^\+?[0-9 ()\-]+$")
 PHONE_DIGITS = (7, 20)
 
 
