@@ -311,6 +311,10 @@ SPECTACULAR_SETTINGS = {
         "EcosystemEnum": "sizing.models.Ecosystem.choices",
         # a bid line's category and the categories its scope covers: one set
         "LineCategoryEnum": "vendors.models.LineCategory.choices",
+        # what a document proves: a bid's attachment, and the subset a vendor
+        # attaches before the deadline
+        "EvidencePurposeEnum": "vendors.models.EvidencePurpose.choices",
+        "SubmissionPurposeEnum": "vendors.models.evidence.SUBMISSION_PURPOSE_CHOICES",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -11,6 +11,7 @@ from .api import (
     comparison,
     corrections,
     evaluation,
+    price_justifications,
     rfp,
     rfp_invitations,
     suppliers,
@@ -217,5 +218,17 @@ urlpatterns = [
         name="api-rfp-submissions",
     ),
     path(f"{RFP}/open/", rfp_invitations.OpenView.as_view(), name="api-rfp-open"),
+]
+urlpatterns += [
+    path(
+        f"{P}/bids/<int:bid_pk>/price-justification/",
+        price_justifications.PriceJustificationView.as_view(),
+        name="api-bid-price-justification",
+    ),
+    path(
+        f"{P}/bids/<int:bid_pk>/price-justification/judgement/",
+        price_justifications.JudgementView.as_view(),
+        name="api-bid-price-judgement",
+    ),
 ]
 urlpatterns += portal_api_urlpatterns

@@ -19,6 +19,7 @@ from .models import (
     CaseStudy,
     ChecklistTemplate,
     Decision,
+    EvidencePurpose,
     Vendor,
     checklist_default,
 )
@@ -202,6 +203,18 @@ class BidForm(forms.ModelForm):
 
 class UploadForm(forms.Form):
     file = forms.FileField(label=_("File"))
+
+
+class AttachmentForm(UploadForm):
+    """A bid's attachment with what it proves (a declaration is accepted only with
+    the evidence of its purpose, `services.declarations`)."""
+
+    purpose = forms.ChoiceField(
+        label=_("Purpose"),
+        choices=EvidencePurpose.choices,
+        initial=EvidencePurpose.GENERAL,
+        required=False,
+    )
 
 
 class CaseStudyForm(forms.ModelForm):

@@ -12,6 +12,7 @@ from .views import (
     corrections,
     evaluation,
     line_items,
+    price_justifications,
     rfp,
     rfp_invitations,
     suppliers,
@@ -117,6 +118,16 @@ urlpatterns = [
         f"{P}/committee/dissent/",
         committee.committee_dissent,
         name="committee-dissent",
+    ),
+    path(
+        f"{P}/committee/price-justifications/",
+        price_justifications.justification_request,
+        name="committee-justification-request",
+    ),
+    path(
+        f"{P}/committee/price-justifications/judgement/",
+        price_justifications.justification_judgement,
+        name="committee-justification-judgement",
     ),
     path(
         f"{P}/committee/report/",

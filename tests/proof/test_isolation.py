@@ -286,6 +286,13 @@ def _load_org_b() -> dict:
         committee_scoring.submit_member_scores(procurement=procurement, user=admin)
     if reports.issued_report(procurement) is None:
         reports.issue_report(procurement=procurement, user=admin)
+    # The price-justification route reads the bid's request (87号令 第六十条): one,
+    # written directly (the demo's prices are not abnormally low).
+    from vendors.models import PriceJustification
+
+    PriceJustification.objects.get_or_create(
+        bid=bid, defaults={"request_note": "Isolation check", "requested_by": admin}
+    )
     # The reconciliation route needs a scenario that has a counterpart: the chosen
     # bid's own scenario beside the plan's (tco.reconciliation.pair_for).
     from sizing.models import SizingPlan

@@ -7,9 +7,12 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from django.core.files.base import ContentFile
 
+from tests.factories import pdf_bytes
 from tests.vendors.test_delivered import h200_plan  # noqa: F401  (fixture)
 from tests.vendors.test_support import line, make_bid, make_vendor
+from vendors.models import BidAttachment
 from vendors.services import declarations, tender
 
 H200 = "h200-sxm-141gb"
@@ -25,7 +28,7 @@ def priced_bid(
     procurement, org, name, quoted_cny, *, accelerator=H200, sme=False, **values
 ):
     """A 96-GPU bid whose quoted price is ``quoted_cny`` (one line); ``sme``: its
-    中小企业声明函 accepted by the buyer."""
+    中小企业声明函 attached (`attach_evidence`) and accepted by the buyer."""
     bid = make_bid(
         procurement,
         make_vendor(org, name),
@@ -35,8 +38,24 @@ def priced_bid(
         **values,
     )
     if sme:
+        attach_evidence(bid, "sme")
         declarations.set_bid_declarations(bid=bid, user=None, sme_declared=True)
     return bid
+
+
+def attach_evidence(bid, purpose: str, name: str = "") -> BidAttachment:
+    """A PDF attachment of ``bid`` with ``purpose`` (sme, domestic, ...)."""
+    data = pdf_bytes()
+    row = BidAttachment(
+        bid=bid,
+        original_name=name or f"{purpose}-evidence.pdf",
+        kind="pdf",
+        size_bytes=len(data),
+        purpose=purpose,
+    )
+    row.file.save(row.original_name, ContentFile(data), save=False)
+    row.save()
+    return row
 
 
 @pytest.fixture

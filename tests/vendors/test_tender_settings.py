@@ -10,6 +10,7 @@ from django.utils import timezone
 from tests.vendors import tender_support
 from tests.vendors.tender_support import (
     H20,
+    attach_evidence,
     priced_bid,
     set_regime,
 )
@@ -226,6 +227,8 @@ def test_declarations_through_the_api_drive_the_stacked_deductions(
     from vendors import comparison
 
     bid = priced_bid(tender_world, org, "D", 30_000_000)
+    attach_evidence(bid, "sme")
+    attach_evidence(bid, "domestic")
     api = api_for(buyer)
     url = f"/api/v1/procurements/{tender_world.pk}/bids/{bid.pk}/declarations/"
     response = api.put(

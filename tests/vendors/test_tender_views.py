@@ -9,6 +9,7 @@ from django.utils import timezone
 from tests.vendors import tender_support
 from tests.vendors.tender_support import (
     H20,
+    attach_evidence,
     priced_bid,
     set_regime,
 )
@@ -119,6 +120,7 @@ def test_comparison_shows_the_review_card_and_the_invalid_bid_out_of_rank(
 def test_declarations_form_ticks_the_bids(tender_world, client_for, buyer, org):
     a = priced_bid(tender_world, org, "A", 30_000_000)
     b = priced_bid(tender_world, org, "B", 31_000_000)
+    attach_evidence(a, "sme", "a-sme-letter.pdf")
     url = reverse("vendors:tender-declarations", kwargs={"pk": tender_world.pk})
     response = client_for(buyer).post(url, {f"sme_{a.pk}": "on"})
     assert response.status_code == 302

@@ -21,6 +21,7 @@ from ..models import (
     BidAttachment,
     BidLineItem,
     CaseStudy,
+    EvidencePurpose,
     LineCategory,
     Vendor,
     line_terms_errors,
@@ -128,7 +129,7 @@ class BidInputSerializer(serializers.ModelSerializer):
 class AttachmentSerializer(serializers.ModelSerializer):
     class Meta:
         model = BidAttachment
-        fields = ["id", "original_name", "kind", "size_bytes", "uploaded_at"]
+        fields = ["id", "original_name", "kind", "purpose", "size_bytes", "uploaded_at"]
 
 
 class BidOutputSerializer(serializers.ModelSerializer):
@@ -240,6 +241,15 @@ class ImportErrorSerializer(serializers.Serializer):
 
 class FileUploadSerializer(serializers.Serializer):
     file = serializers.FileField()
+
+
+class AttachmentUploadSerializer(FileUploadSerializer):
+    purpose = serializers.ChoiceField(
+        choices=EvidencePurpose.choices,
+        required=False,
+        help_text="what the file proves (default general); a declaration is "
+        "accepted only with the evidence of its purpose",
+    )
 
 
 class BidConflictSerializer(serializers.Serializer):

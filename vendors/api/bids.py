@@ -27,6 +27,7 @@ from ..services import attachments, bids
 from ..services.import_errors import row_error_message
 from .bid_serializers import (
     AttachmentSerializer,
+    AttachmentUploadSerializer,
     BidConflictSerializer,
     BidInputSerializer,
     BidOutputSerializer,
@@ -238,7 +239,7 @@ class AttachmentView(ProcurementScopedMixin, APIView):
         )
 
     @extend_schema(
-        request={"multipart/form-data": FileUploadSerializer},
+        request={"multipart/form-data": AttachmentUploadSerializer},
         responses={201: AttachmentSerializer},
     )
     def post(self, request, procurement_pk, bid_pk):
@@ -250,7 +251,10 @@ class AttachmentView(ProcurementScopedMixin, APIView):
                 status=status.HTTP_400_BAD_REQUEST,
             )
         attachment = attachments.add_attachment(
-            bid=bid, user=request.user, upload=upload
+            bid=bid,
+            user=request.user,
+            upload=upload,
+            purpose=str(request.data.get("purpose") or ""),
         )
         return Response(
             AttachmentSerializer(attachment).data, status=status.HTTP_201_CREATED

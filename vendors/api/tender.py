@@ -133,7 +133,8 @@ class TenderSettingsView(ProcurementScopedMixin, APIView):
 
 class ReasonSerializer(serializers.Serializer):
     code = serializers.CharField(
-        help_text="mandatory_not_met, missing_fact, over_budget, over_ceiling, no_price"
+        help_text="mandatory_not_met, missing_fact, over_budget, over_ceiling, "
+        "no_price, abnormally_low_not_justified"
     )
     item = serializers.CharField()
     offered = serializers.CharField(allow_null=True)
@@ -146,6 +147,16 @@ class DeductionSerializer(serializers.Serializer):
     kind = serializers.CharField(help_text="sme or domestic")
     pct = serializers.DecimalField(max_digits=5, decimal_places=2)
     amount_cny = serializers.DecimalField(max_digits=20, decimal_places=2)
+
+
+class ReviewJustificationSerializer(serializers.Serializer):
+    id = serializers.IntegerField(allow_null=True, help_text="null: not asked yet")
+    state = serializers.CharField(
+        help_text="needed, requested, answered, justified or not_justified"
+    )
+    note = serializers.CharField(required=False, help_text="the judgement's reasons")
+    judged_by = serializers.CharField(required=False)
+    judged_at = serializers.DateTimeField(required=False, allow_null=True)
 
 
 class BidReviewSerializer(serializers.Serializer):
@@ -176,6 +187,14 @@ class BidReviewSerializer(serializers.Serializer):
     rank = serializers.IntegerField(allow_null=True)
     candidate = serializers.BooleanField()
     abnormally_low = serializers.BooleanField()
+    justification = ReviewJustificationSerializer(
+        allow_null=True,
+        help_text="87号令 第六十条: flagged or asked; null otherwise",
+    )
+    declaration_evidence = serializers.DictField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="sme / domestic -> the ids of the bid's evidence attachments",
+    )
 
 
 class ViabilitySerializer(serializers.Serializer):

@@ -41,7 +41,9 @@ from ..engine.regimes import (
     rules_for,
 )
 from ..models import TenderSettings
+from ..services import declarations as declaration_services
 from ..services import tender as tender_services
+from .justifications import justification_json, justifications_of, not_justified
 from .result import Column, SectionInfo
 
 _DAYS_PER_YEAR = Decimal(365)
@@ -62,6 +64,11 @@ class BidReview:
     rank: int | None = None
     candidate: bool = False
     abnormally_low: bool = False
+    # 87号令 第六十条: {"id", "state"} once flagged or asked (state: needed, requested,
+    # answered, justified, not_justified), with the judgement's note, who and when.
+    justification: dict | None = None
+    # The declaration kinds ("sme", "domestic") -> the evidence attachments' ids.
+    declaration_evidence: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -194,6 +201,10 @@ def reason_json(
         "over_budget": _("Price %(offered)s above the budget %(required)s."),
         "over_ceiling": _("Price %(offered)s above the maximum price %(required)s."),
         "no_price": _("No valid quoted price."),
+        "abnormally_low_not_justified": _(
+            "Price abnormally low; the committee judged the vendor's justification "
+            "insufficient."
+        ),
     }
     message = texts.get(reason.code, reason.code) % params
     return {
@@ -206,14 +217,18 @@ def reason_json(
     }
 
 
-def _price_inputs(columns: list[Column]) -> list[PriceInput]:
+def _price_inputs(
+    columns: list[Column], backed: dict[int, set[str]]
+) -> list[PriceInput]:
+    """``backed``: the declarations accepted with their evidence attached
+    (`declarations.backed_declarations`): only they earn a deduction."""
     return [
         PriceInput(
             str(c.bid.pk),
             c.quoted_total,
             None,
-            c.bid.sme_declared,
-            c.bid.domestic_product,
+            "sme" in backed.get(c.bid.pk, ()),
+            "domestic" in backed.get(c.bid.pk, ()),
         )
         for c in columns
         if c.quoted_total is not None and c.quoted_total > 0
@@ -256,8 +271,11 @@ def review_columns(
     horizon_years: int,
     prices_hidden: bool,
 ) -> TenderReview:
-    """The review of every column (no ORM; the columns carry what it needs)."""
+    """The review of every column: the columns carry what it needs, but for the
+    price justifications (87号令 第六十条) and the declarations' evidence, read once.
+    A bid judged "not justified" is invalid before the prices are compared."""
     rules = rules_for(row.regime)
+    justifications = justifications_of(columns)
     method = Method(row.method)
     items = tender_services.mandatory_items_of(row)
     items_by_key = {i["key"]: i for i in row.mandatory_items or []}
@@ -278,6 +296,9 @@ def review_columns(
         if not prices_hidden and column.quoted_total is None:
             missing = InvalidReason("no_price", "quoted_total", None, None, None)
             reasons.append(reason_json(missing, items_by_key))
+        judged = justifications.get(column.bid.pk)
+        for low in not_justified(judged, rules):
+            reasons.append(reason_json(low, items_by_key, cite=cite))
         reviews.append(
             BidReview(
                 bid_id=column.bid.pk,
@@ -285,6 +306,9 @@ def review_columns(
                 valid=not reasons,
                 reasons=reasons,
                 quoted_cny=None if prices_hidden else column.quoted_total,
+                justification=None
+                if judged is None or prices_hidden
+                else justification_json(judged),
             )
         )
     review = TenderReview(
@@ -318,7 +342,15 @@ def review_columns(
 
 def _price_and_rank(review, columns, row, rules, method, horizon_years) -> None:
     by_id = {str(r.bid_id): r for r in review.bids}
-    prices = dict(evaluated_prices(_price_inputs(columns), _policy(row)))
+    evidence = declaration_services.evidence_by_kind(c.bid.pk for c in columns)
+    backed = declaration_services.backed_declarations(
+        (c.bid for c in columns), evidence=evidence
+    )
+    for bid_id, kinds in evidence.items():
+        by_id[str(bid_id)].declaration_evidence = {
+            kind: [a.pk for a in found] for kind, found in kinds.items()
+        }
+    prices = dict(evaluated_prices(_price_inputs(columns, backed), _policy(row)))
     valid = sorted(b for b, r in by_id.items() if r.valid and b in prices)
     weight = review.price_weight_pct
     for bid_id, price in prices.items():
@@ -345,6 +377,8 @@ def _price_and_rank(review, columns, row, rules, method, horizon_years) -> None:
         by_id[bid_id].price_points = value
     for bid_id in abnormally_low(prices, valid, Decimal(row.abnormally_low_pct)):
         by_id[bid_id].abnormally_low = True
+        if by_id[bid_id].justification is None:
+            by_id[bid_id].justification = justification_json(None)
     technical, review.technical_source = _technical_100(columns, valid)
     technical_share = (Decimal(100) - weight) / Decimal(100)
     totals = {

@@ -91,6 +91,8 @@ from .committee import (  # isort: skip
     ScoreChange,
     SeatRole,
 )
+from .evidence import DECLARATION_PURPOSES, EvidencePurpose  # isort: skip
+from .price_justification import Judgement, PriceJustification  # isort: skip
 
 __all__ = [
     "BidContact",
@@ -158,4 +160,8 @@ __all__ = [
     "VendorKind",
     "VendorQuerySet",
     "attachment_path",
+    "DECLARATION_PURPOSES",
+    "EvidencePurpose",
+    "Judgement",
+    "PriceJustification",
 ]

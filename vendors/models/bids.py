@@ -40,6 +40,7 @@ from .bid_bounds import (
     validate_response_hours,
     validate_support_channels,
 )
+from .evidence import purpose_field
 from .vendors import Vendor
 
 
@@ -248,8 +249,15 @@ class Bid(models.Model):
         blank=True,
     )
     expansion_terms = models.CharField(_("expansion terms"), max_length=500, blank=True)
-    # Policy deductions (`vendors.engine.regimes.deductions`): the vendor's
-    # 中小企业声明函 and 本国产品 proof as the buyer accepted them.
+    # Policy deductions (`vendors.engine.regimes.deductions`): what the vendor
+    # declared in its portal submission (``*_claimed``), and the 中小企业声明函 and
+    # 本国产品 proof as the buyer accepted them (only with the evidence attached).
+    sme_claimed = models.BooleanField(
+        _("small or micro enterprise (declared by the vendor)"), default=False
+    )
+    domestic_claimed = models.BooleanField(
+        _("domestic product (declared by the vendor)"), default=False
+    )
     sme_declared = models.BooleanField(
         _("small or micro enterprise (declaration accepted)"), default=False
     )
@@ -458,6 +466,7 @@ class BidAttachment(models.Model):
     original_name = models.CharField(max_length=255)
     kind = models.CharField(max_length=10)  # "pdf" or "xlsx", from magic bytes
     size_bytes = models.PositiveIntegerField()
+    purpose = purpose_field()
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -9,8 +9,11 @@ scoring rules are `vendors.services.committee_scoring`.
 
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
-from django.core.validators import MaxValueValidator
+from django.core.exceptions import ValidationError
+from django.core.validators import EmailValidator, MaxValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -159,14 +162,41 @@ class ScoreChange(models.Model):
         ordering = ["changed_at", "id"]
 
 
+_PHONE = re.compile(r"^\+?[0-9 ()\-]+$")
+PHONE_DIGITS = (7, 20)
+
+
+def validate_phone(value: str) -> None:
+    """A phone number as a 投标函 gives it: digits, spaces, brackets and dashes, an
+    optional leading + (``+86 10 6555 0101``, ``(010) 6555-0101``), 7-20 digits."""
+    digits = sum(ch.isdigit() for ch in value)
+    low, high = PHONE_DIGITS
+    if not _PHONE.match(value) or not low <= digits <= high:
+        raise ValidationError(
+            _(
+                "Enter a phone number: %(low)s to %(high)s digits, with spaces, "
+                "brackets, dashes or a leading + only."
+            ),
+            code="invalid_phone",
+            params={"low": low, "high": high},
+        )
+
+
 class BidContact(models.Model):
     """The contact facts of a bid's 投标函 (and the account its bond came from), which
     the collusion signals compare across bids (87号令 第三十七条)."""
 
     bid = models.OneToOneField(Bid, on_delete=models.CASCADE, related_name="contact")
     contact_person = models.CharField(_("contact person"), max_length=200, blank=True)
-    phone = models.CharField(_("phone"), max_length=60, blank=True)
-    email = models.CharField(_("e-mail"), max_length=254, blank=True)
+    phone = models.CharField(
+        _("phone"), max_length=60, blank=True, validators=[validate_phone]
+    )
+    email = models.CharField(
+        _("e-mail"),
+        max_length=254,
+        blank=True,
+        validators=[EmailValidator(message=_("Enter a valid e-mail address."))],
+    )
     bond_account = models.CharField(
         _("bid bond paid from account"), max_length=80, blank=True
     )

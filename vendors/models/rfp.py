@@ -21,6 +21,7 @@ from clusterbuy.models import Procurement
 
 from .bid_bounds import PROPOSAL_TEXT_MAX_CHARS
 from .bids import Bid
+from .evidence import purpose_field
 from .vendors import Vendor
 
 QUESTION_MAX_CHARS = 2000
@@ -174,6 +175,12 @@ class Submission(models.Model):
     bid = models.ForeignKey(
         Bid, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The vendor's policy declarations ({"sme", "domestic", "domestic_cost_share_pct"})
+    # and the contact facts of its 投标函 ({"contact_person", "phone", "email",
+    # "bond_account"}), validated by the portal's forms; carried into the bid
+    # (claims) and its `BidContact` at opening.
+    declarations = models.JSONField(default=dict, blank=True)
+    contact = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["invitation_id", "version"]
@@ -195,6 +202,7 @@ class SubmissionEvidence(models.Model):
     original_name = models.CharField(max_length=255)
     kind = models.CharField(max_length=10)  # "pdf" or "xlsx", from magic bytes
     size_bytes = models.PositiveIntegerField()
+    purpose = purpose_field()
     uploaded_at = models.DateTimeField(auto_now_add=True)
     removed = models.BooleanField(default=False)
 

@@ -192,6 +192,16 @@ def _fields(data) -> dict | None:
 _LISTS = ("support_channels", "monitoring")
 
 
+def _extra(data, key: str) -> dict | None:
+    """The ``declarations`` or ``contact`` object (JSON, or its text in a multipart
+    form); without it the body's own keys when the bid fields are flat too (the forms
+    pick out theirs), else nothing. None when it is not a JSON object."""
+    if data.get(key) is None:
+        return {} if data.get("fields") is not None else data
+    found = _fields({"fields": data.get(key)})
+    return found
+
+
 class SubmissionsView(PortalView):
     parser_classes = [MultiPartParser, FormParser, PortalJSONParser]
 
@@ -229,6 +239,13 @@ class SubmissionsView(PortalView):
                 {"fields": [_("Give the bid fields as a JSON object.")]},
                 status=status.HTTP_400_BAD_REQUEST,
             )
+        extras = {key: _extra(request.data, key) for key in ("declarations", "contact")}
+        for key, value in extras.items():
+            if value is None:
+                return Response(
+                    {key: [_("Give this as a JSON object.")]},
+                    status=status.HTTP_400_BAD_REQUEST,
+                )
         try:
             submission = submissions.submit(
                 self.invitation,
@@ -240,6 +257,7 @@ class SubmissionsView(PortalView):
                 ),
                 workbook=request.FILES.get("workbook"),
                 now=request.received_at,
+                **extras,
             )
         except submissions.PortalError as error:
             return refusal(error)
@@ -328,7 +346,9 @@ class EvidenceView(PortalView):
                 status=status.HTTP_400_BAD_REQUEST,
             )
         try:
-            evidence = submissions.add_evidence(self.invitation, upload)
+            evidence = submissions.add_evidence(
+                self.invitation, upload, purpose=str(request.data.get("purpose") or "")
+            )
         except submissions.PortalError as error:
             return refusal(error)
         return Response(

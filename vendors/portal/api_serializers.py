@@ -8,6 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from ..models import Submission, SubmissionEvidence
+from ..models.evidence import SUBMISSION_PURPOSE_CHOICES
 from ..models.rfp import QUESTION_MAX_CHARS
 from .feedback import shown_feedback
 
@@ -25,6 +26,18 @@ class PortalSubmissionInputSerializer(serializers.Serializer):
         ),
     )
     proposal_text = serializers.CharField(required=False, allow_blank=True)
+    declarations = serializers.JSONField(
+        required=False,
+        help_text=(
+            "policy declarations: declares_sme, declares_domestic (booleans), "
+            "domestic_cost_share_pct (0-100, needed with declares_domestic); attach "
+            "the evidence with purpose sme / domestic"
+        ),
+    )
+    contact = serializers.JSONField(
+        required=False,
+        help_text="the bid letter's contact_person, phone, email and bond_account",
+    )
     workbook = serializers.FileField(
         required=False,
         help_text="the bid XLSX template filled in; omitted: the latest version's lines",
@@ -69,6 +82,8 @@ class PortalSubmissionSerializer(serializers.ModelSerializer):
             "proposal_text",
             "line_items",
             "workbook_name",
+            "declarations",
+            "contact",
             "feedback",
         ]
 
@@ -80,7 +95,7 @@ class PortalSubmissionSerializer(serializers.ModelSerializer):
 class PortalEvidenceSerializer(serializers.ModelSerializer):
     class Meta:
         model = SubmissionEvidence
-        fields = ["id", "original_name", "kind", "size_bytes", "uploaded_at"]
+        fields = ["id", "original_name", "kind", "purpose", "size_bytes", "uploaded_at"]
 
 
 class PortalQuestionSerializer(serializers.Serializer):
@@ -97,6 +112,11 @@ class PortalQuestionInputSerializer(serializers.Serializer):
 
 class PortalFileUploadSerializer(serializers.Serializer):
     file = serializers.FileField()
+    purpose = serializers.ChoiceField(
+        choices=SUBMISSION_PURPOSE_CHOICES,
+        required=False,
+        help_text="what the file proves (default general)",
+    )
 
 
 class PortalRequirementSerializer(serializers.Serializer):

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ..api import portal_corrections
+from ..api import portal_corrections, portal_price_justifications
 from . import api
 
 T = "portal/<str:token>"
@@ -41,5 +41,15 @@ urlpatterns = [
         f"{T}/corrections/<int:correction_pk>/",
         portal_corrections.PortalCorrectionAnswerView.as_view(),
         name="api-portal-correction",
+    ),
+    path(
+        f"{T}/price-justifications/",
+        portal_price_justifications.PortalJustificationsView.as_view(),
+        name="api-portal-justifications",
+    ),
+    path(
+        f"{T}/price-justifications/<int:justification_pk>/",
+        portal_price_justifications.PortalJustificationAnswerView.as_view(),
+        name="api-portal-justification",
     ),
 ]

@@ -84,3 +84,19 @@ class CorrectionAnswerForm(forms.Form):
         max_length=LONG_TEXT_MAX_CHARS,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
+
+
+class JustificationAnswerForm(forms.Form):
+    """The vendor's written justification of an abnormally low price (87号令
+    第六十条), with optional proof."""
+
+    response = forms.CharField(
+        label=_("Your written justification"),
+        max_length=LONG_TEXT_MAX_CHARS,
+        widget=forms.Textarea(attrs={"rows": 4}),
+    )
+    proof = forms.FileField(
+        label=_("Proof (PDF or XLSX, optional)"),
+        required=False,
+        help_text=_("Cost breakdowns, supplier quotes, stock you already hold."),
+    )

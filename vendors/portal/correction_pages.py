@@ -6,18 +6,28 @@ from __future__ import annotations
 from clusterbuy.access import Capability, can
 
 from ..models import CorrectionStatus
-from ..services import corrections, opened_bids
-from .correction_forms import CorrectionAnswerForm, CorrectionRequestForm
+from ..services import corrections, opened_bids, price_justifications
+from .correction_forms import (
+    CorrectionAnswerForm,
+    CorrectionRequestForm,
+    JustificationAnswerForm,
+)
 
 
-def corrections_context(invitation, form=None) -> dict:
+def corrections_context(invitation, form=None, justification_form=None) -> dict:
+    """The buyer's requests on the opened bid: corrections and clarifications, and
+    the committee's requests to justify an abnormally low price."""
     shown = corrections.corrections_for_invitation(invitation)
+    asked = price_justifications.justifications_for_invitation(invitation)
     return {
         "corrections": shown,
         "pending_corrections": [
             c for c in shown if c.status == CorrectionStatus.PENDING
         ],
         "answer_form": form or CorrectionAnswerForm(),
+        "justifications": asked,
+        "pending_justifications": [j for j in asked if j.state == "requested"],
+        "justification_form": justification_form or JustificationAnswerForm(),
     }
 
 

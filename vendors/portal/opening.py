@@ -39,6 +39,7 @@ from ..rfp.versions import latest_version
 from ..services import stages
 from ..services.audit import record_audit
 from ..services.bids import create_bid
+from ..services.committee_collusion import set_bid_contact
 from .checking import checks_pending_before
 
 DESCRIPTION_MAX_CHARS = 500
@@ -220,8 +221,10 @@ def opened_versions(procurement: Procurement) -> dict[int, list[Submission]]:
 
 
 def _bid_from(invitation: Invitation, latest: Submission, user) -> Bid:
-    """The bid of one vendor: the latest version's fields and line items, with the
-    evidence (and the uploaded workbook) as its attachments."""
+    """The bid of one vendor: the latest version's fields and line items, its
+    declarations (as the vendor's claims, for the buyer to accept) and its 投标函
+    contact facts, with the evidence (and the uploaded workbook) as its attachments,
+    each keeping its purpose."""
     try:
         items = [
             {
@@ -250,12 +253,34 @@ def _bid_from(invitation: Invitation, latest: Submission, user) -> Bid:
         # The portal validates every version; a row written past it is refused here
         # by name rather than opened half.
         raise _refusal(invitation, _("its line items cannot be read")) from exc
+    _carry_declarations(bid, latest)
+    if any(latest.contact.values()):
+        set_bid_contact(bid=bid, user=user, **latest.contact)
     for evidence in invitation.evidence.filter(removed=False):
-        _attach(bid, user, evidence.file, evidence.original_name, evidence.kind)
+        _attach(
+            bid,
+            user,
+            evidence.file,
+            evidence.original_name,
+            evidence.kind,
+            evidence.purpose,
+        )
     if latest.workbook:
         name = latest.workbook_name or "bid.xlsx"
         _attach(bid, user, latest.workbook, name, "xlsx")
     return Bid.objects.get(pk=bid.pk)
+
+
+def _carry_declarations(bid: Bid, latest: Submission) -> None:
+    """What the vendor declared, never what the buyer accepted (`declarations`)."""
+    declared = latest.declarations or {}
+    share = declared.get("domestic_cost_share_pct")
+    bid.sme_claimed = bool(declared.get("sme"))
+    bid.domestic_claimed = bool(declared.get("domestic"))
+    bid.domestic_cost_share_pct = None if share is None else Decimal(str(share))
+    bid.save(
+        update_fields=["sme_claimed", "domestic_claimed", "domestic_cost_share_pct"]
+    )
 
 
 def _refusal(invitation: Invitation, reason: str) -> ServiceError:
@@ -265,7 +290,9 @@ def _refusal(invitation: Invitation, reason: str) -> ServiceError:
     )
 
 
-def _attach(bid: Bid, user, source, original_name: str, kind: str) -> BidAttachment:
+def _attach(
+    bid: Bid, user, source, original_name: str, kind: str, purpose: str = "general"
+) -> BidAttachment:
     with source.open("rb") as handle:
         data = handle.read()
     attachment = BidAttachment(
@@ -273,6 +300,7 @@ def _attach(bid: Bid, user, source, original_name: str, kind: str) -> BidAttachm
         original_name=original_name[:255],
         kind=kind,
         size_bytes=len(data),
+        purpose=purpose,
         uploaded_by=user,
     )
     stem = get_valid_filename(original_name.rsplit(".", 1)[0] or "attachment")

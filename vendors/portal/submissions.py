@@ -47,18 +47,20 @@ from ..engine.importing import (
 )
 from ..models import (
     BidLineItem,
+    EvidencePurpose,
     Invitation,
     RfpSettings,
     Submission,
     SubmissionEvidence,
 )
+from ..models.evidence import DECLARATION_PURPOSES, SUBMISSION_PURPOSES
 from ..rfp.versions import current_number
 from ..services import plan_facts
 from ..services.attachments import content_kind
 from ..services.bids import _check_imported
 from ..services.line_item_template import import_vocabulary
 from . import quotas
-from .forms import SubmissionForm, form_data
+from .forms import ContactForm, DeclarationsForm, SubmissionForm, form_data
 
 logger = logging.getLogger(__name__)
 
@@ -184,6 +186,47 @@ def validated_values(fields: Mapping, proposal_text: str) -> dict:
     return form.bid_values()
 
 
+def validated_extras(
+    declarations: Mapping | None, contact: Mapping | None
+) -> tuple[dict, dict]:
+    """The policy declarations and the 投标函 contact facts as a submission keeps
+    them; PortalError("invalid") with the forms' field messages otherwise."""
+    errors: dict[str, list[str]] = {}
+    stored = []
+    for form in (
+        DeclarationsForm(data=declarations or {}),
+        ContactForm(data=contact or {}),
+    ):
+        if form.is_valid():
+            stored.append(form.stored())
+        else:
+            errors.update({f: [str(m) for m in ms] for f, ms in form.errors.items()})
+    if errors:
+        raise PortalError(
+            _("Check the highlighted fields."), code="invalid", errors=errors
+        )
+    return stored[0], stored[1]
+
+
+def _all_validated(fields, proposal_text, declarations, contact) -> tuple:
+    """The bid fields, declarations and contact facts, every field's refusal at once."""
+    errors: dict[str, list[str]] = {}
+    values = extras = None
+    try:
+        values = validated_values(fields, proposal_text)
+    except PortalError as error:
+        errors.update(error.errors)
+    try:
+        extras = validated_extras(declarations, contact)
+    except PortalError as error:
+        errors.update(error.errors)
+    if errors:
+        raise PortalError(
+            _("Check the highlighted fields."), code="invalid", errors=errors
+        )
+    return values, *extras
+
+
 def _json_value(value):
     if isinstance(value, Decimal):
         return str(value)
@@ -272,13 +315,19 @@ def submit(
     fields: Mapping,
     proposal_text: str = "",
     workbook=None,
+    declarations: Mapping | None = None,
+    contact: Mapping | None = None,
     now=None,
 ) -> Submission:
     """Store the next version as received (CHECKING) and send its check; ``now`` is
-    when the upload began arriving (the deadline is judged by it)."""
+    when the upload began arriving (the deadline is judged by it). ``declarations``
+    and ``contact``: the declarations and 投标函 forms' data (`DeclarationsForm`,
+    `ContactForm`)."""
     now = now or timezone.now()
     _check_window(invitation, now=now)
-    values = validated_values(fields, proposal_text)
+    values, declared, contact_facts = _all_validated(
+        fields, proposal_text, declarations, contact
+    )
     upload = _workbook(workbook)
     with transaction.atomic():
         locked, rfp = _lock(invitation)
@@ -297,6 +346,8 @@ def submit(
                 k: _json_value(v) for k, v in values.items() if k != "proposal_text"
             },
             proposal_text=values.get("proposal_text") or "",
+            declarations=declared,
+            contact=contact_facts,
             rfp_version=current_number(locked.procurement),
             received_at=now,
             status=Submission.Status.CHECKING,
@@ -329,10 +380,31 @@ def evidence_of(invitation: Invitation) -> list[SubmissionEvidence]:
     return list(invitation.evidence.filter(removed=False))
 
 
-def add_evidence(invitation: Invitation, upload, *, now=None) -> SubmissionEvidence:
-    """Attach a PDF or XLSX (checked by content) within the size and count limits."""
+def declaration_gaps(invitation: Invitation, declarations: Mapping) -> list[str]:
+    """The declarations of ``declarations`` (a version's) with no evidence file of
+    their purpose attached: "sme", "domestic" (the buyer cannot accept them)."""
+    attached = set(
+        invitation.evidence.filter(removed=False).values_list("purpose", flat=True)
+    )
+    return [
+        kind
+        for kind, purpose in DECLARATION_PURPOSES.items()
+        if declarations.get(kind) and purpose not in attached
+    ]
+
+
+def add_evidence(
+    invitation: Invitation, upload, *, purpose: str = "", now=None
+) -> SubmissionEvidence:
+    """Attach a PDF or XLSX (checked by content) within the size and count limits;
+    ``purpose``: what it proves (`EvidencePurpose`, general when empty)."""
     now = now or timezone.now()
     _check_window(invitation, now=now)
+    purpose = purpose or EvidencePurpose.GENERAL
+    if purpose not in SUBMISSION_PURPOSES:
+        raise PortalError(
+            _("Choose what the file is for."), code="invalid_purpose", field="purpose"
+        )
     data = _read_upload(upload, field="file")
     kind = content_kind(data)
     if kind is None:
@@ -358,6 +430,7 @@ def add_evidence(invitation: Invitation, upload, *, now=None) -> SubmissionEvide
             original_name=name[:255],
             kind=kind,
             size_bytes=len(data),
+            purpose=purpose,
         )
         stored = f"{name.rsplit('.', 1)[0] or 'evidence'}.{kind}"
         evidence.file.save(stored, ContentFile(data), save=False)

@@ -29,4 +29,9 @@ urlpatterns = [
         portal_corrections.portal_correction,
         name="portal-correction",
     ),
+    path(
+        f"{T}/price-justifications/<int:justification_pk>/",
+        portal_corrections.portal_justification,
+        name="portal-justification",
+    ),
 ]

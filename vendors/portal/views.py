@@ -31,7 +31,15 @@ from . import questions, submissions
 from .addenda import addendum_rows
 from .correction_pages import corrections_context
 from .feedback import shown_feedback
-from .forms import EvidenceForm, QuestionForm, SubmissionForm, initial_from
+from .forms import (
+    ContactForm,
+    DeclarationsForm,
+    EvidenceForm,
+    QuestionForm,
+    SubmissionForm,
+    declarations_initial,
+    initial_from,
+)
 from .notices import acknowledge_addendum
 from .summary import PACK_FORMATS, rfp_summary
 from .throttle import portal_wait_s
@@ -97,6 +105,7 @@ def _home_context(invitation, token: str, **forms) -> dict:
     versions = submissions.submissions_of(invitation)
     latest = versions[0] if versions else None
     initial = initial_from(latest.fields, latest.proposal_text) if latest else {}
+    declared = latest.declarations if latest else {}
     return {
         "token": token,
         "rfp": rfp_summary(invitation),
@@ -106,10 +115,17 @@ def _home_context(invitation, token: str, **forms) -> dict:
         "evidence": submissions.evidence_of(invitation),
         "questions": questions.questions_for(invitation),
         "form": forms.get("form") or SubmissionForm(initial=initial),
+        "declarations_form": forms.get("declarations_form")
+        or DeclarationsForm(initial=declarations_initial(declared)),
+        "contact_form": forms.get("contact_form")
+        or ContactForm(initial=latest.contact if latest else {}),
+        "declaration_gaps": submissions.declaration_gaps(invitation, declared),
         "evidence_form": forms.get("evidence_form") or EvidenceForm(),
         "question_form": forms.get("question_form") or QuestionForm(),
         "addenda": addendum_rows(invitation),
-        **corrections_context(invitation, forms.get("answer_form")),
+        **corrections_context(
+            invitation, forms.get("answer_form"), forms.get("justification_form")
+        ),
     }
 
 
@@ -123,21 +139,32 @@ def portal_home(request, invitation, *, token):
 @portal_page
 def portal_submit(request, invitation, *, token):
     form = SubmissionForm(request.POST, request.FILES)
+    declared = DeclarationsForm(request.POST)
+    contact = ContactForm(request.POST)
     try:
         submission = submissions.submit(
             invitation,
             fields=request.POST,
             proposal_text=request.POST.get("proposal_text", ""),
             workbook=request.FILES.get("workbook"),
+            declarations=request.POST,
+            contact=request.POST,
             now=request.received_at,
         )
     except submissions.PortalError as error:
-        form.is_valid()  # the same rules: the form shows their messages by field
+        for shown in (form, declared, contact):
+            shown.is_valid()  # the same rules: each form shows its messages by field
         if error.field:
             form.add_error(error.field, error.message)
         elif error.code != "invalid":
             form.add_error(None, error.message)
-        context = _home_context(invitation, token, form=form)
+        context = _home_context(
+            invitation,
+            token,
+            form=form,
+            declarations_form=declared,
+            contact_form=contact,
+        )
         return render(request, "vendors/portal/home.html", context)
     messages.success(
         request,
@@ -166,13 +193,16 @@ def portal_version(request, invitation, version: int, *, token):
 
 
 def _form_post(request, invitation, token, form, *, key: str, field: str, act, done):
-    """A portal form: on a valid form the service call (``act`` with the field's
-    value), its refusal shown as the field's error; the home page again on failure."""
+    """A portal form: on a valid form the service call (``act`` with the form's
+    cleaned data), its refusal shown as the field's error; the home page again on
+    failure."""
     if form.is_valid():
         try:
-            act(form.cleaned_data[field])
+            act(form.cleaned_data)
         except submissions.PortalError as error:
-            form.add_error(field, error.message)
+            form.add_error(
+                error.field if error.field in form.fields else field, error.message
+            )
         else:
             messages.success(request, done)
             return redirect("vendors:portal", token=token)
@@ -192,7 +222,9 @@ def portal_evidence_add(request, invitation, *, token):
         EvidenceForm(request.POST, request.FILES),
         key="evidence_form",
         field="file",
-        act=lambda file: submissions.add_evidence(invitation, file),
+        act=lambda data: submissions.add_evidence(
+            invitation, data["file"], purpose=data.get("purpose") or ""
+        ),
         done=_("File attached."),
     )
 
@@ -219,7 +251,7 @@ def portal_question(request, invitation, *, token):
         QuestionForm(request.POST),
         key="question_form",
         field="question",
-        act=lambda text: questions.ask_question(invitation, text),
+        act=lambda data: questions.ask_question(invitation, data["question"]),
         done=_("Question sent to the buyer."),
     )
 

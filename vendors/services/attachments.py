@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from clusterbuy.services import ServiceError
 
-from ..models import Bid, BidAttachment
+from ..models import Bid, BidAttachment, EvidencePurpose
 
 MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024
 
@@ -111,8 +111,12 @@ def download_name(attachment: BidAttachment) -> str:
 
 
 @transaction.atomic
-def add_attachment(*, bid: Bid, user, upload) -> BidAttachment:
-    """Store a PDF or XLSX (checked by content, at most 10 MB) with the bid."""
+def add_attachment(*, bid: Bid, user, upload, purpose: str = "") -> BidAttachment:
+    """Store a PDF or XLSX (checked by content, at most 10 MB) with the bid;
+    ``purpose``: what it proves (`EvidencePurpose`, general when empty)."""
+    purpose = purpose or EvidencePurpose.GENERAL
+    if purpose not in EvidencePurpose.values:
+        raise ServiceError(_("Choose what the file is for."), field="purpose")
     size = getattr(upload, "size", None)
     if size is not None and size > MAX_ATTACHMENT_BYTES:
         raise ServiceError(_("Attachments are limited to 10 MB."), field="file")
@@ -131,6 +135,7 @@ def add_attachment(*, bid: Bid, user, upload) -> BidAttachment:
         original_name=name[:255],
         kind=kind,
         size_bytes=len(data),
+        purpose=purpose,
         uploaded_by=user,
     )
     stored = f"{name.rsplit('.', 1)[0] or 'attachment'}.{kind}"

@@ -68,6 +68,9 @@ def visible_audit(
         "correction confirmed": _("confirmed by the vendor: new bid version"),
         "correction declined": _("declined by the vendor"),
         "override": _("decision overrides the evaluation"),
+        "price justification requested": _("price justification asked"),
+        "price justification answered": _("price justification answered"),
+        "price justification judged": _("price justification judged"),
     }
     out = []
     for entry in entries:

@@ -8,6 +8,7 @@ never invalidates a bid by itself.
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -39,7 +40,9 @@ def kind_label(kind: str) -> str:
 @transaction.atomic
 def set_bid_contact(*, bid: Bid, user, **values) -> BidContact:
     """The contact facts of a bid's 投标函 (contact person, phone, e-mail, the bond's
-    account), as the buyer records them from the bid."""
+    account), as the buyer records them from the bid or the opening carries them
+    from the portal; a phone or e-mail `BidContact` refuses is a ServiceError on
+    its field (nothing saved)."""
     unknown = sorted(set(values) - set(CONTACT_FIELDS))
     if unknown:
         raise ServiceError(_("Unknown field."), field=unknown[0])
@@ -63,6 +66,11 @@ def set_bid_contact(*, bid: Bid, user, **values) -> BidContact:
                 new=value,
             )
             setattr(contact, name, value)
+    try:
+        contact.full_clean(exclude=["bid"])  # the phone and e-mail rules
+    except ValidationError as error:
+        field, messages = next(iter(error.message_dict.items()))
+        raise ServiceError(messages[0], field=field) from None
     contact.save()
     return contact
 

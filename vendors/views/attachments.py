@@ -14,7 +14,7 @@ from clusterbuy.access import Capability, access_procurement
 from clusterbuy.services import ServiceError
 
 from .. import visibility
-from ..forms import UploadForm
+from ..forms import AttachmentForm
 from ..models import BidAttachment
 from ..services import attachments
 from .bids import bid_or_404
@@ -25,11 +25,14 @@ from .bids import bid_or_404
 def attachment_upload(request, pk, bid_pk):
     procurement = access_procurement(request.user, pk, Capability.EDIT_VENDORS)
     bid = bid_or_404(procurement, bid_pk)
-    form = UploadForm(request.POST, request.FILES)
+    form = AttachmentForm(request.POST, request.FILES)
     if form.is_valid():
         try:
             attachments.add_attachment(
-                bid=bid, user=request.user, upload=form.cleaned_data["file"]
+                bid=bid,
+                user=request.user,
+                upload=form.cleaned_data["file"],
+                purpose=form.cleaned_data.get("purpose") or "",
             )
         except ServiceError as exc:
             messages.error(request, exc.message)

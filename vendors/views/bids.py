@@ -25,10 +25,10 @@ from ..engine.fields import CASE_STUDY_FIELDS
 from ..forms import (
     CHANNEL_LABELS,
     MONITORING_LABELS,
+    AttachmentForm,
     BidForm,
     EvaluationSettingsForm,
     LineItemForm,
-    UploadForm,
 )
 from ..models import Bid, Vendor
 from ..portal.correction_pages import bid_corrections_context
@@ -204,7 +204,7 @@ def render_bid_detail(
             "score_rows": _score_rows(bid, request.user, column, sections, posted),
             "score_error": score_error,
             "line_form": LineItemForm(),
-            "upload_form": UploadForm(),
+            "upload_form": AttachmentForm(),
             "audit": audit.visible_audit(
                 bid.audit.select_related("actor")[:100],
                 hide_prices=visibility.prices_hidden,

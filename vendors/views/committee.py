@@ -21,6 +21,7 @@ from clusterbuy.views import render_procurement
 from ..models import Bid, ChangeReason, CommitteeMember, SeatRole
 from ..services import committee, committee_collusion, committee_scoring
 from ..services import evaluation_report as reports
+from .price_justifications import justification_context
 
 
 def _int(value) -> int | None:
@@ -101,6 +102,7 @@ def committee_page(request, pk):
         "signals": committee_collusion.committee_signals(
             procurement=procurement, user=request.user
         ),
+        **justification_context(procurement, request.user),
         "report": reports.issued_report(procurement),
         "can_issue": reports.can_issue(procurement, request.user),
         "can_configure": can(request.user, Capability.CONFIGURE_EVALUATION),

@@ -1,6 +1,6 @@
 """The vendor's answer to a correction request in the portal (confirm, clarify or
-decline) through its signed link; the requests show on the portal's home page
-(`vendors.portal.correction_pages`)."""
+decline) and to a request to justify an abnormally low price, through its signed
+link; the requests show on the portal's home page (`vendors.portal.correction_pages`)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from django.views.decorators.http import require_POST
 
 from clusterbuy.services import ServiceError
 
-from ..portal.correction_forms import CorrectionAnswerForm
+from ..portal.correction_forms import CorrectionAnswerForm, JustificationAnswerForm
 from ..portal.views import _home_context, portal_page
-from ..services import corrections
+from ..services import corrections, price_justifications
 
 
 @require_POST
@@ -42,4 +42,28 @@ def portal_correction(request, invitation, correction_pk: int, *, token):
             )
             return redirect("vendors:portal", token=token)
     context = _home_context(invitation, token, answer_form=form)
+    return render(request, "vendors/portal/home.html", context)
+
+
+@require_POST
+@portal_page
+def portal_justification(request, invitation, justification_pk: int, *, token):
+    """The vendor's written justification of an abnormally low price (87号令
+    第六十条); a refusal is the page again with the form's error (200)."""
+    form = JustificationAnswerForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            price_justifications.respond_to_justification(
+                invitation=invitation,
+                justification_id=justification_pk,
+                response=form.cleaned_data["response"],
+                proof=form.cleaned_data.get("proof"),
+            )
+        except ServiceError as exc:
+            field = exc.field if exc.field in form.fields else None
+            form.add_error(field, exc.message)
+        else:
+            messages.success(request, _("Your justification was sent to the buyer."))
+            return redirect("vendors:portal", token=token)
+    context = _home_context(invitation, token, justification_form=form)
     return render(request, "vendors/portal/home.html", context)

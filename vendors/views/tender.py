@@ -38,11 +38,47 @@ def tender_page(request, pk):
             else:
                 messages.success(request, _("Tender settings saved."))
                 return redirect("vendors:tender", pk=pk)
+    return _render(request, procurement, form=form, row=row, frozen=frozen)
+
+
+def declaration_rows(*, procurement, shown, posted=None, errors=None) -> list[dict]:
+    """Each bid with what its vendor declared, the evidence behind each declaration
+    (names redacted for a blind viewer; no link while attachments are sealed), what
+    was accepted (or, on a refused table, what was ticked) and its errors."""
+    bids = list(Bid.objects.for_procurement(procurement).select_related("vendor"))
+    evidence = declarations.evidence_by_kind(b.pk for b in bids)
+    rows = []
+    for bid in sorted(bids, key=lambda b: b.pk):
+        ticked = (posted or {}).get(bid.pk, (bid.sme_declared, bid.domestic_product))
+        files = {
+            kind: [
+                {"pk": a.pk, "name": shown.redact(a.original_name)}
+                for a in evidence.get(bid.pk, {}).get(kind, [])
+            ]
+            for kind in ("sme", "domestic")
+        }
+        rows.append(
+            {
+                "bid": bid,
+                "label": shown.label(bid),
+                "sme": ticked[0],
+                "domestic": ticked[1],
+                "evidence": files,
+                "errors": (errors or {}).get(bid.pk, []),
+            }
+        )
+    return rows
+
+
+def _render(request, procurement, *, form, row, frozen, posted=None, errors=None):
+    """The page; ``posted``/``errors``: a refused declarations table, as ticked."""
     shown = visibility_for(procurement=procurement, user=request.user)
-    bids = Bid.objects.for_procurement(procurement).select_related("vendor")
     context = {
         "form": form,
-        "bids": [{"bid": b, "label": shown.label(b)} for b in bids.order_by("id")],
+        "bids": declaration_rows(
+            procurement=procurement, shown=shown, posted=posted, errors=errors
+        ),
+        "sealed_attachments": shown.attachments_sealed,
         "settings_row": row,
         "items_frozen": frozen,
         "budget": procurement.budget_max,
@@ -55,14 +91,30 @@ def tender_page(request, pk):
 @login_required
 @require_POST
 def tender_declarations(request, pk):
-    """Tick which bids' 中小企业声明函 and 本国产品 proof were accepted."""
+    """Tick which bids' 中小企业声明函 and 本国产品 proof were accepted; one without its
+    evidence file refuses the table (the page again, 200, with the row's error)."""
     procurement = access_procurement(request.user, pk, Capability.CONFIGURE_EVALUATION)
-    for bid in Bid.objects.for_procurement(procurement).select_related("procurement"):
-        sme = f"sme_{bid.pk}" in request.POST
-        domestic = f"domestic_{bid.pk}" in request.POST
-        if (sme, domestic) != (bid.sme_declared, bid.domestic_product):
-            declarations.set_bid_declarations(
-                bid=bid, user=request.user, sme_declared=sme, domestic_product=domestic
-            )
+    bids = Bid.objects.for_procurement(procurement)
+    posted = {
+        b: (f"sme_{b}" in request.POST, f"domestic_{b}" in request.POST)
+        for b in bids.values_list("pk", flat=True)
+    }
+    try:
+        declarations.accept_declarations(
+            procurement=procurement, user=request.user, accepted=posted
+        )
+    except declarations.DeclarationsInvalid as error:
+        row = tender.tender_settings_for(procurement=procurement)
+        frozen = tender.rfp_published(procurement)
+        form = TenderSettingsForm(instance=row, items_frozen=frozen)
+        return _render(
+            request,
+            procurement,
+            form=form,
+            row=row,
+            frozen=frozen,
+            posted=posted,
+            errors=error.errors,
+        )
     messages.success(request, _("Policy declarations saved."))
     return redirect("vendors:tender", pk=pk)
