@@ -52,9 +52,11 @@ class Watch:
     """Each persona's page: console errors, width against the viewport, language,
     a screenshot per step (the rfp journey's checks)."""
 
-    def __init__(self, browser, base_url: str, language: str, journey: str):
+    def __init__(
+        self, browser, base_url: str, language: str, journey: str, prefix="tender"
+    ):
         self.browser, self.base_url, self.language = browser, base_url, language
-        self.dir = ARTIFACTS / f"tender-{journey}-{language}"
+        self.dir = ARTIFACTS / f"{prefix}-{journey}-{language}"
         self.dir.mkdir(parents=True, exist_ok=True)
         for old in self.dir.glob("*.png"):
             old.unlink()

@@ -119,12 +119,14 @@ def signals_for(
     ]
 
 
-def committee_signals(*, procurement: Procurement, user) -> list[dict]:
+def committee_signals(*, procurement: Procurement, user, result=None) -> list[dict]:
     """The signals across every bid, labelled and priced as ``user`` sees them
-    (blind labels; under a sealed envelope no price steps)."""
+    (blind labels; under a sealed envelope no price steps). ``result``: that
+    comparison, when the caller has already built it (the committee page)."""
     from ..comparison import build_comparison
 
-    result = build_comparison(procurement=procurement, user=user)
+    if result is None:
+        result = build_comparison(procurement=procurement, user=user)
     labels = {c.bid.pk: c.label for c in result.columns}
     prices = {c.bid.pk: c.quoted_total for c in result.columns if c.quoted_total}
     return signals_for(procurement=procurement, labels=labels, prices=prices)

@@ -59,12 +59,14 @@ class BoardBid:
     advice: dict[str, float] = field(default_factory=dict)
 
 
-def board(*, procurement: Procurement, user) -> list[BoardBid]:
+def board(*, procurement: Procurement, user, result=None) -> list[BoardBid]:
     """The bids the committee scores: the valid ones of the tender review (all bids
-    before tender settings are saved), as ``user`` sees them."""
+    before tender settings are saved), as ``user`` sees them. ``result``: that
+    comparison, when the caller has already built it (the committee page)."""
     from ..comparison import build_comparison
 
-    result = build_comparison(procurement=procurement, user=user)
+    if result is None:
+        result = build_comparison(procurement=procurement, user=user)
     invalid = set()
     if result.tender is not None:
         invalid = {b.bid_id for b in result.tender.bids if not b.valid}

@@ -18,6 +18,7 @@ from clusterbuy.models import Membership
 from clusterbuy.services import ServiceError
 from clusterbuy.views import render_procurement
 
+from ..comparison import build_comparison
 from ..models import Bid, ChangeReason, CommitteeMember, SeatRole
 from ..services import committee, committee_collusion, committee_scoring
 from ..services import evaluation_report as reports
@@ -31,8 +32,8 @@ def _int(value) -> int | None:
         return None
 
 
-def _score_rows(procurement, user, member, criteria):
-    board = committee_scoring.board(procurement=procurement, user=user)
+def _score_rows(procurement, user, member, criteria, result):
+    board = committee_scoring.board(procurement=procurement, user=user, result=result)
     own = committee_scoring.member_scores(member, criteria) if member else {}
     return [
         {
@@ -77,7 +78,9 @@ def committee_page(request, pk):
     members = committee.members_of(row)
     member = committee.member_for(procurement, request.user)
     criteria, _weights = committee_scoring.technical_criteria(procurement)
-    scoring = _score_rows(procurement, request.user, member, criteria)
+    # One comparison for the board and the signals: both read it as this user sees it.
+    result = build_comparison(procurement=procurement, user=request.user)
+    scoring = _score_rows(procurement, request.user, member, criteria, result)
     visible, table = _score_table(procurement, request.user, scoring, members, member)
     seats = {m.user_id: m for m in members}
     context = {
@@ -100,7 +103,7 @@ def committee_page(request, pk):
         "summed": bool(row and row.summed_at),
         "changes": committee_scoring.changes_of(procurement),
         "signals": committee_collusion.committee_signals(
-            procurement=procurement, user=request.user
+            procurement=procurement, user=request.user, result=result
         ),
         **justification_context(procurement, request.user),
         "report": reports.issued_report(procurement),
