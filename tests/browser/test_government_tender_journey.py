@@ -5,11 +5,14 @@ English, each person in their own browser and login:
    with 87号令 第五十五条's floor and what was typed is kept; 30 %, a 39 M CNY 最高限价
    and a 15 % small-enterprise deduction are saved.
 2. Four bids (seeded, as the other journeys seed theirs): Aurora 30 M, Borealis 32 M
-   (a small enterprise: the buyer accepts its 中小企业声明函 on the page), Cirrus 36 M and
-   Orion 39.5 M, over the 最高限价: an 无效投标 with its reason, out of the ranking.
-3. Aurora and Cirrus give the same phone in their 投标函: recorded through the API (the
-   vendor portal does not ask for contact facts yet), shown to the committee as a
-   collusion signal with its evidence.
+   (a small enterprise: it declared so with its 中小企业声明函 attached, as the portal
+   carries them into the bid at the opening), Cirrus 36 M and Orion 39.5 M, over the
+   最高限价: an 无效投标 with its reason, out of the ranking. The buyer ticks Aurora's
+   small-enterprise box too: refused (no declaration attached), nothing saved; then
+   accepts Borealis's alone, its evidence named on the page.
+3. Aurora and Cirrus give the same phone in their 投标函: recorded through the contact
+   API (the portal's submission form takes it from vendors; these bids are seeded),
+   shown to the committee as a collusion signal with its evidence.
 4. The committee: six members are refused (a complex project of 10 M CNY or more needs
    seven, 87号令 第四十七条); seven are seated — the officer and the manager as 采购人代表,
    five 评审专家, the first expert the chair. Each member logs in and scores alone
@@ -67,6 +70,7 @@ AURORA, BOREALIS, CIRRUS, ORION = (
     "Orion Tech",
 )
 PRICES_CNY = {AURORA: 30_000_000, BOREALIS: 32_000_000, CIRRUS: 36_000_000}
+SME_LETTER = "borealis-sme-declaration.pdf"
 #: Seat order: the officer, the manager, expert 1 (the chair) .. expert 5.
 MARKS = {
     AURORA: [4, 4, 4, 3, 5, 4, 4],
@@ -92,6 +96,10 @@ def gov_tender(tender_world, org):
         name: priced_bid(procurement, org, name, p) for name, p in PRICES_CNY.items()
     }
     bids[ORION] = priced_bid(procurement, org, ORION, 39_500_000)
+    borealis = bids[BOREALIS]
+    borealis.sme_claimed = True  # what the opening copies from the portal
+    borealis.save(update_fields=["sme_claimed"])
+    tender_support.attach_evidence(borealis, "sme", SME_LETTER)
     return procurement, bids
 
 
@@ -173,8 +181,25 @@ def tender_settings(watch, page, language, procurement):
 
 
 def accept_declaration(watch, page, language, procurement, bids):
-    borealis = bids[BOREALIS]
+    borealis, aurora = bids[BOREALIS], bids[AURORA]
     declarations = page.locator("#tender-declarations")
+    expect(declarations).to_contain_text(SME_LETTER)
+    # Aurora attached no declaration: ticking it is refused and nothing is saved.
+    declarations.locator(f'input[name="sme_{borealis.pk}"]').check()
+    declarations.locator(f'input[name="sme_{aurora.pk}"]').check()
+    page.locator("#save-declarations").click()
+    expect(page.locator("#tender-declarations")).to_contain_text(
+        t(
+            language,
+            "The small-enterprise declaration cannot be accepted: no small-enterprise "
+            "declaration is attached to the bid.",
+        )
+    )
+    borealis.refresh_from_db()
+    assert not borealis.sme_declared
+    watch.step("buyer", "declaration without evidence refused")
+    declarations = page.locator("#tender-declarations")
+    declarations.locator(f'input[name="sme_{aurora.pk}"]').uncheck()
     declarations.locator(f'input[name="sme_{borealis.pk}"]').check()
     page.locator("#save-declarations").click()
     expect(page.locator("main")).to_contain_text(
@@ -190,8 +215,8 @@ def accept_declaration(watch, page, language, procurement, bids):
 
 
 def record_phones(page, procurement, bids):
-    """Through the API with the buyer's session: the vendor portal and the bid page
-    do not take contact facts yet."""
+    """Through the contact API with the buyer's session: vendors give them in the
+    portal's submission form, and these bids are seeded, not submitted."""
     csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
     for name, phone in PHONES.items():
         response = page.request.put(
@@ -239,7 +264,7 @@ def review_before_committee(watch, page, language, procurement, bids):
     expect(orion.locator("td").last).to_have_text("—")  # no rank
     borealis = _row(page, bids[BOREALIS])
     expect(borealis.locator("td").nth(3)).to_have_text(
-        f"{_('small enterprise')} 15 %: −4800000"
+        f"{_('small enterprise')} 15 %: −4800000 ({_('evidence attached')})"
     )
     expect(borealis.locator("td").nth(4)).to_have_text("27200000")
     prices = {AURORA: "27.20", BOREALIS: "30.00", CIRRUS: "22.67"}
