@@ -309,8 +309,20 @@ def seat_committee(watch, page, language, procurement, people):
         f"{too_small} (《政府采购货物和服务招标投标管理办法》第四十七条)"
     )
     assert not CommitteeMember.objects.exists()
+    # The refused roster comes back open, as typed: six seats, the chair, the flag.
+    for user in people:
+        chosen = roster.locator(f'select[name="seat-{user.pk}"]')
+        expected = ""
+        if user in (officer, manager):
+            expected = "buyer_rep"
+        elif user in experts[:4]:
+            expected = "expert"
+        expect(chosen).to_have_value(expected)
+    expect(
+        roster.locator(f'input[name="chair"][value="{experts[0].pk}"]')
+    ).to_be_checked()
+    expect(roster.locator('input[name="complex_project"]')).to_be_checked()
     watch.step("buyer", "six members refused")
-    page.get_by_text(_("Change the committee")).click()
     seat(people, experts[0])
     expect(page.locator("main")).to_contain_text(_("Committee saved."))
     expect(members.locator("#committee-valid")).to_have_text(
@@ -427,12 +439,15 @@ def after_summation(watch, language, procurement, bids, people):
     )
     assert not ScoreChange.objects.exists()
     watch.step(chair.username, "a change needs a lawful reason")
+    # What was typed is kept: only the reason is left to choose.
     change = page.locator("#score-change form")
-    change.locator('select[name="bid"]').select_option(str(bids[AURORA].pk))
-    change.locator('select[name="criterion"]').select_option("arch_scenario")
-    change.locator('input[name="points"]').fill("5")
+    expect(change.locator('select[name="bid"]')).to_have_value(str(bids[AURORA].pk))
+    expect(change.locator('select[name="criterion"]')).to_have_value("arch_scenario")
+    expect(change.locator('input[name="points"]')).to_have_value("5")
+    expect(change.locator('input[name="explanation"]')).to_have_value(
+        EXPLANATION[language]
+    )
     change.locator('select[name="reason"]').select_option("summation_error")
-    change.locator('input[name="explanation"]').fill(EXPLANATION[language])
     change.get_by_role("button", name=_("Record the change")).click()
     expect(page.locator("main")).to_contain_text(_("The change is recorded."))
     row = page.locator("#changes tbody tr")

@@ -25,12 +25,25 @@ def test_the_roster_form_refuses_five_with_two_experts_and_saves_seven(
     client = client_for(buyer)
     few = {f"seat-{u.pk}": "buyer_rep" for u in (buyer, manager, it_lead)}
     few.update({f"seat-{e.pk}": "expert" for e in experts[:2]})
-    response = client.post(
-        page(procurement, "roster/"), few, follow=True, HTTP_ACCEPT_LANGUAGE="en"
-    )
+    few.update({"chair": str(experts[0].pk), "complex_project": "on"})
+    response = client.post(page(procurement, "roster/"), few, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200  # drawn again, not redirected
     text = response.content.decode()
     assert "Experts must be at least two thirds of the committee (2 of 5)." in text
     assert not CommitteeMember.objects.exists()
+    # The refused roster comes back as typed: its form open, every seat, the chair
+    # and the project's flags kept.
+    assert "<details open><summary>Change the committee" in text
+    for user in (buyer, manager, it_lead, *experts[:2]):
+        seat = "buyer_rep" if user in (buyer, manager, it_lead) else "expert"
+        select = text.split(f'name="seat-{user.pk}"', 1)[1].split("</select>", 1)[0]
+        assert f'value="{seat}" selected' in select
+    for user in experts[2:]:
+        select = text.split(f'name="seat-{user.pk}"', 1)[1].split("</select>", 1)[0]
+        assert "selected" not in select
+    assert f'value="{experts[0].pk}" checked' in text
+    assert 'name="complex_project" checked' in text
+    assert 'name="high_social_impact" checked' not in text
     seven = {f"seat-{u.pk}": "buyer_rep" for u in (buyer, manager)}
     seven.update({f"seat-{e.pk}": "expert" for e in experts})
     seven["chair"] = str(buyer.pk)
@@ -87,12 +100,20 @@ def test_after_summation_the_change_form_needs_a_reason_and_the_report_downloads
         "criterion": "arch_scenario",
         "points": 5,
         "reason": "",
+        "explanation": "typed before the refusal",
     }
     response = client.post(
-        page(procurement, "change/"), change, follow=True, HTTP_ACCEPT_LANGUAGE="en"
+        page(procurement, "change/"), change, HTTP_ACCEPT_LANGUAGE="en"
     )
-    assert "lawful reasons" in response.content.decode()
+    assert response.status_code == 200  # drawn again, not redirected
+    text = response.content.decode()
+    assert "lawful reasons" in text
     assert not ScoreChange.objects.exists()
+    # What was typed is kept: the bid, the criterion, the points and the explanation.
+    form = text.split('id="score-change"', 1)[1].split("</form>", 1)[0]
+    assert f'<option value="{bids["A"].pk}" selected>' in form
+    assert '<option value="arch_scenario" selected>' in form
+    assert 'value="5"' in form and 'value="typed before the refusal"' in form
     client.post(page(procurement, "change/"), {**change, "reason": "summation_error"})
     assert ScoreChange.objects.get().new_points == 5
     buyer_client = client_for(buyer)

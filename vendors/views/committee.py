@@ -73,7 +73,32 @@ def _score_table(procurement, user, scoring, members, member):
 
 @login_required
 def committee_page(request, pk):
-    procurement = access_procurement(request.user, pk)
+    return _page(request, access_procurement(request.user, pk))
+
+
+def _roster_rows(procurement, members, posted) -> list[dict]:
+    """Each user of the organisation with the seat the form shows: the one posted
+    when a refused roster comes back, else the stored one."""
+    seats = {m.user_id: m for m in members}
+    rows = []
+    for ms in Membership.objects.filter(
+        organisation=procurement.organisation
+    ).select_related("user"):
+        seat = seats.get(ms.user_id)
+        if posted is None:
+            role, chair = (seat.role, seat.is_chair) if seat else ("", False)
+        else:
+            role = posted.get(f"seat-{ms.user_id}", "")
+            chair = posted.get("chair") == str(ms.user_id)
+        rows.append({"user": ms.user, "role": role, "is_chair": chair})
+    return rows
+
+
+def _page(request, procurement, *, form: str = ""):
+    """The committee page; after a refused ``form`` ("roster", "change", "dissent")
+    the form shows what was typed and nothing was saved (drawn again like any refused
+    form of the app's pages, not redirected)."""
+    posted = request.POST if form else None
     row = committee.committee_of(procurement)
     members = committee.members_of(row)
     member = committee.member_for(procurement, request.user)
@@ -82,7 +107,6 @@ def committee_page(request, pk):
     result = build_comparison(procurement=procurement, user=request.user)
     scoring = _score_rows(procurement, request.user, member, criteria, result)
     visible, table = _score_table(procurement, request.user, scoring, members, member)
-    seats = {m.user_id: m for m in members}
     context = {
         "committee": row,
         "members": members,
@@ -91,12 +115,19 @@ def committee_page(request, pk):
         "scoring": scoring,
         "visible": visible,
         "score_table": table,
-        "org_users": [
-            {"user": ms.user, "seat": seats.get(ms.user_id)}
-            for ms in Membership.objects.filter(
-                organisation=procurement.organisation
-            ).select_related("user")
-        ],
+        "org_users": _roster_rows(
+            procurement, members, posted if form == "roster" else None
+        ),
+        "roster_flags": {
+            "complex_project": bool(posted.get("complex_project"))
+            if form == "roster"
+            else bool(row and row.complex_project),
+            "high_social_impact": bool(posted.get("high_social_impact"))
+            if form == "roster"
+            else bool(row and row.high_social_impact),
+        },
+        "typed": posted if form in ("change", "dissent") else {},
+        "refused_form": form,
         "seat_choices": SeatRole.choices,
         "reasons": ChangeReason.choices,
         "criteria": criteria,
@@ -123,6 +154,13 @@ def committee_page(request, pk):
     return render_procurement(
         request, procurement, "vendors/committee.html", context, active="comparison"
     )
+
+
+def _refused(request, procurement, form: str, texts):
+    """A refused form: its messages shown on the page drawn again with what was typed."""
+    for text in texts:
+        messages.error(request, text)
+    return _page(request, procurement, form=form)
 
 
 def _done(request, pk, error: ServiceError | None, success: str):
@@ -152,12 +190,10 @@ def committee_roster(request, pk):
             high_social_impact=bool(request.POST.get("high_social_impact")),
         )
     except committee.CommitteeInvalid as error:
-        for texts in error.errors.values():
-            for text in texts:
-                messages.error(request, text)
-        return redirect("vendors:committee", pk=pk)
+        texts = [text for group in error.errors.values() for text in group]
+        return _refused(request, procurement, "roster", texts)
     except ServiceError as error:
-        return _done(request, pk, error, "")
+        return _refused(request, procurement, "roster", [error.message])
     return _done(request, pk, None, _("Committee saved."))
 
 
@@ -234,7 +270,7 @@ def committee_change(request, pk):
             explanation=request.POST.get("explanation", ""),
         )
     except ServiceError as error:
-        return _done(request, pk, error, "")
+        return _refused(request, procurement, "change", [error.message])
     return _done(request, pk, None, _("The change is recorded."))
 
 
@@ -249,7 +285,7 @@ def committee_dissent(request, pk):
             text=request.POST.get("dissent", ""),
         )
     except ServiceError as error:
-        return _done(request, pk, error, "")
+        return _refused(request, procurement, "dissent", [error.message])
     return _done(request, pk, None, _("Your dissent is recorded."))
 
 
