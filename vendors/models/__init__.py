@@ -76,6 +76,7 @@ from .acceptance import (  # isort: skip
 )
 from .tender import (  # isort: skip
     MethodChoice,
+    QualificationResult,
     RegimeChoice,
     StackingChoice,
     SubjectChoice,
@@ -93,6 +94,7 @@ from .committee import (  # isort: skip
 )
 
 __all__ = [
+    "QualificationResult",
     "BidContact",
     "ChangeReason",
     "Committee",
