@@ -71,7 +71,9 @@ class TenderSettingsForm(forms.ModelForm):
             required=False,
             widget=forms.Textarea(attrs={"rows": 3}),
             initial="\n".join(
-                i["text"] for i in current if i["key"] not in qualification.STATUTORY_LABELS
+                i["text"]
+                for i in current
+                if i["key"] not in qualification.STATUTORY_LABELS
             ),
             disabled=frozen,
         )

@@ -152,7 +152,10 @@ def stored_section_title(code: str, shown: str) -> str:
 
 
 def stored_criterion_text(code: str, shown: str) -> str:
-    for default in (DEFAULT_CRITERION_TEXTS.get(code), LEGACY_CRITERION_TEXTS.get(code)):
+    for default in (
+        DEFAULT_CRITERION_TEXTS.get(code),
+        LEGACY_CRITERION_TEXTS.get(code),
+    ):
         if default is not None and shown.strip() == criterion_text(code, default):
             return default
     return shown.strip()

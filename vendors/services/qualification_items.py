@@ -23,9 +23,7 @@ MAX_TEXT = 300
 
 #: The statutory requirements' names (政府采购法 第二十二条, 招标投标法 第二十六条).
 STATUTORY_LABELS = {
-    "gpl22_civil_liability": gettext_lazy(
-        "Able to bear civil liability independently"
-    ),
+    "gpl22_civil_liability": gettext_lazy("Able to bear civil liability independently"),
     "gpl22_credit_accounting": gettext_lazy(
         "Good business reputation and sound financial accounting"
     ),
@@ -54,7 +52,9 @@ STATUTORY_ORDER = GPL22_KEYS + TBL26_KEYS
 
 def statutory_items(regime: str) -> list[dict]:
     """The regime's statutory requirements as stored (the default list)."""
-    return [{"key": i.key, "text": ""} for i in statutory_qualification(rules_for(regime))]
+    return [
+        {"key": i.key, "text": ""} for i in statutory_qualification(rules_for(regime))
+    ]
 
 
 def item_label(row: dict) -> str:
@@ -93,7 +93,9 @@ def clean_items(items: Any) -> list[dict]:
     for row in items:
         key = row.get("key") if isinstance(row, dict) else None
         custom = isinstance(key, str) and key.startswith(CUSTOM_PREFIX)
-        if key not in STATUTORY_KEYS and not (custom and key[len(CUSTOM_PREFIX) :].isdigit()):
+        if key not in STATUTORY_KEYS and not (
+            custom and key[len(CUSTOM_PREFIX) :].isdigit()
+        ):
             raise ValueError(
                 _("Unknown qualification requirement: %(key)s.") % {"key": key}
             )
@@ -105,8 +107,7 @@ def clean_items(items: Any) -> list[dict]:
         text = str(row.get("text") or "").strip() if custom else ""
         if custom and not text:
             raise ValueError(
-                _("Qualification requirement %(key)s needs its wording.")
-                % {"key": key}
+                _("Qualification requirement %(key)s needs its wording.") % {"key": key}
             )
         if len(text) > MAX_TEXT:
             raise ValueError(

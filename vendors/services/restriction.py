@@ -81,8 +81,7 @@ def restriction_warnings(*, procurement: Procurement) -> list[dict]:
             "code": violation.code,
             "match": str(violation.params.get("match", "")),
             "message": _(
-                "Criterion “%(criterion)s” may restrict suppliers: %(why)s. "
-                "Rewrite it."
+                "Criterion “%(criterion)s” may restrict suppliers: %(why)s. Rewrite it."
             )
             % {"criterion": shown.get(violation.field), "why": _why(violation.code)},
             "citation": citation,

@@ -410,8 +410,7 @@ def _clean_frozen_lists(procurement, row, values: dict) -> dict[str, list[str]]:
             "The RFP is published: its mandatory (★) items can no longer change."
         ),
         "qualification_items": _(
-            "The RFP is published: its qualification requirements can no longer "
-            "change."
+            "The RFP is published: its qualification requirements can no longer change."
         ),
     }
     published = None

@@ -61,9 +61,7 @@ def _render(request, procurement, form, row, frozen, posted=None, errors=None):
     bids = list(
         Bid.objects.for_procurement(procurement).select_related("vendor").order_by("id")
     )
-    qual_rows = _qualification_rows(
-        procurement, row, bids, shown, posted, errors
-    )
+    qual_rows = _qualification_rows(procurement, row, bids, shown, posted, errors)
     context = {
         "form": form,
         "bids": [{"bid": b, "label": shown.label(b)} for b in bids],

@@ -86,9 +86,7 @@ _STATUTORY: Mapping[Regime, tuple[QualificationItem, ...]] = MappingProxyType(
 _ARTICLES: Mapping[Regime, QualificationArticles] = MappingProxyType(
     {
         Regime.COMMERCIAL: QualificationArticles(None, None),
-        Regime.GOV_PROCUREMENT: QualificationArticles(
-            law.ORDER87_44, law.ORDER87_63_3
-        ),
+        Regime.GOV_PROCUREMENT: QualificationArticles(law.ORDER87_44, law.ORDER87_63_3),
         Regime.TENDERING: QualificationArticles(law.TBL_IMPL_20, law.TBL_IMPL_51_3),
     }
 )
