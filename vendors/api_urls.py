@@ -115,6 +115,11 @@ urlpatterns = [
         name="api-bid-declarations",
     ),
     path(
+        f"{P}/tender/qualification/<int:bid_pk>/",
+        tender.QualificationView.as_view(),
+        name="api-tender-qualification",
+    ),
+    path(
         f"{P}/tender/review/",
         tender.TenderReviewView.as_view(),
         name="api-tender-review",

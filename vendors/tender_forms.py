@@ -1,5 +1,6 @@
-"""The tender settings form: the regime's choices, and one include box with its
-threshold per ★ item (`services.tender.ITEM_KINDS`)."""
+"""The tender settings form: the regime's choices, one include box with its
+threshold per ★ item (`services.tender.ITEM_KINDS`), one box per statutory
+qualification requirement and a text of the buyer's own, one a line."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from django.utils.translation import gettext_lazy as _
 
 from .comparison.tender import item_source, item_unit
 from .models import TenderSettings
-from .services.tender import ITEM_KINDS, SETTING_FIELDS
+from .services import qualification_items as qualification
+from .services.tender import FROZEN_LISTS, ITEM_KINDS, SETTING_FIELDS
 
-# The settings the form edits: the service's, less the ★ items (their own rows).
-SETTINGS_FIELDS = [f for f in SETTING_FIELDS if f != "mandatory_items"]
+# The settings the form edits: the service's, less the lists (their own rows).
+SETTINGS_FIELDS = [f for f in SETTING_FIELDS if f not in FROZEN_LISTS]
 
 ITEM_LABELS = {
     "delivered_pflops": _("★ Delivered compute at least (PFLOPS)"),
@@ -51,7 +53,49 @@ class TenderSettingsForm(forms.ModelForm):
                     initial=None if required is None else Decimal(str(required)),
                     disabled=items_frozen,
                 )
+        self._qualification_fields(items_frozen)
         self.items_frozen = items_frozen
+
+    def _qualification_fields(self, frozen: bool) -> None:
+        current = self.instance.qualification_items or []
+        keys = {i["key"] for i in current}
+        for key in qualification.STATUTORY_ORDER:
+            self.fields[f"qual_{key}"] = forms.BooleanField(
+                label=qualification.STATUTORY_LABELS[key],
+                required=False,
+                initial=key in keys,
+                disabled=frozen,
+            )
+        self.fields["qual_custom"] = forms.CharField(
+            label=_("Further qualification requirements (one a line)"),
+            required=False,
+            widget=forms.Textarea(attrs={"rows": 3}),
+            initial="\n".join(
+                i["text"]
+                for i in current
+                if i["key"] not in qualification.STATUTORY_LABELS
+            ),
+            disabled=frozen,
+        )
+
+    def qualification_items(self) -> list[dict]:
+        """The requirements as ticked and typed (statutory ones first)."""
+        items = [
+            {"key": key, "text": ""}
+            for key in qualification.STATUTORY_ORDER
+            if self.cleaned_data.get(f"qual_{key}")
+        ]
+        return items + qualification.custom_items(self.cleaned_data.get("qual_custom"))
+
+    def qualification_rows(self) -> list[dict]:
+        return [
+            {
+                "key": key,
+                "include": self[f"qual_{key}"],
+                "citation": qualification.item_citation(key),
+            }
+            for key in qualification.STATUTORY_ORDER
+        ]
 
     def mandatory_items(self) -> list[dict]:
         """The ★ items as ticked, the rows kept for their source."""
@@ -72,6 +116,11 @@ class TenderSettingsForm(forms.ModelForm):
         values = {name: self.cleaned_data[name] for name in SETTINGS_FIELDS}
         if not self.items_frozen:
             values["mandatory_items"] = self.mandatory_items()
+            items = self.qualification_items()
+            # A new regime with the requirements untouched: its statutory ones.
+            unchanged = items == (self.instance.qualification_items or [])
+            if not (unchanged and values.get("regime") != self.instance.regime):
+                values["qualification_items"] = items
         return values
 
     def add_service_errors(self, errors: dict[str, list[str]]) -> None:

@@ -80,6 +80,11 @@ urlpatterns = [
     path(f"{P}/comparison/", comparison.comparison_page, name="comparison"),
     path(f"{P}/tender/", tender.tender_page, name="tender"),
     path(
+        f"{P}/tender/qualification/<int:bid_pk>/",
+        tender.tender_qualification,
+        name="tender-qualification",
+    ),
+    path(
         f"{P}/tender/declarations/",
         tender.tender_declarations,
         name="tender-declarations",

@@ -175,7 +175,7 @@ def test_translated_default_title_posted_back_is_stored_as_the_msgid(
     assert section.title == checklist_default.DEFAULT_SECTION_TITLES["architecture"]
     assert section.weight == 30
     assert template.sections.get(code="cases").criteria.first().text == (
-        "Similar client and scenario"
+        "Similar workload and scale"
     )
     template.refresh_from_db()
     assert template.name == checklist_default.TEMPLATE_NAME

@@ -19,7 +19,7 @@ from clusterbuy.permissions import IsMember
 
 from .. import comparison
 from ..models import MethodChoice, RegimeChoice, StackingChoice, SubjectChoice
-from ..services import declarations, tender
+from ..services import declarations, qualification, restriction, tender
 from .scoping import ProcurementScopedMixin
 
 
@@ -33,6 +33,20 @@ class MandatoryItemSerializer(serializers.Serializer):
     )
     unit = serializers.CharField(read_only=True)
     source = serializers.CharField(required=False, allow_blank=True, max_length=200)
+
+
+class QualificationItemSerializer(serializers.Serializer):
+    key = serializers.CharField(
+        max_length=40,
+        help_text="a statutory key (gpl22_civil_liability … gpl22_other_legal, "
+        "tbl26_capability) or custom_<n> with its text",
+    )
+    text = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=300,
+        help_text="the buyer's wording (custom_<n> only)",
+    )
 
 
 class TenderSettingsSerializer(serializers.Serializer):
@@ -65,6 +79,36 @@ class TenderSettingsSerializer(serializers.Serializer):
         required=False,
     )
     mandatory_items = MandatoryItemSerializer(many=True, required=False)
+    qualification_items = QualificationItemSerializer(
+        many=True,
+        required=False,
+        help_text="资格审查 requirements; a change of regime without them takes the "
+        "regime's statutory ones; frozen with the ★ items",
+    )
+    uniform_standards = serializers.BooleanField(
+        required=False,
+        help_text="uniform technical and service standards: under 政府采购 only "
+        "lowest_price is accepted (实施条例 第三十四条)",
+    )
+    bid_bond_cny = serializers.DecimalField(
+        max_digits=16,
+        decimal_places=2,
+        min_value=0,
+        allow_null=True,
+        required=False,
+        help_text="投标保证金; at most the regime's share of the budget (2 %)",
+    )
+
+
+class WarningSerializer(serializers.Serializer):
+    criterion = serializers.CharField(help_text="the checklist criterion's code")
+    text = serializers.CharField()
+    code = serializers.CharField(help_text="restrict_similar_client, restrict_size, …")
+    match = serializers.CharField(help_text="the words that restrict")
+    message = serializers.CharField()
+    citation = serializers.CharField()
+    article_text = serializers.CharField()
+    primary = serializers.BooleanField(help_text="false: quoted from a secondary text")
 
 
 class TenderSettingsOutputSerializer(TenderSettingsSerializer):
@@ -77,6 +121,11 @@ class TenderSettingsOutputSerializer(TenderSettingsSerializer):
     )
     budget_cny = serializers.DecimalField(
         max_digits=16, decimal_places=2, allow_null=True
+    )
+    warnings = WarningSerializer(
+        many=True,
+        help_text="政府采购: checklist criteria that may restrict suppliers "
+        "(实施条例 第二十条)",
     )
 
 
@@ -93,9 +142,13 @@ def settings_json(row) -> dict:
         "stacking": row.stacking,
         "abnormally_low_pct": row.abnormally_low_pct,
         "mandatory_items": row.mandatory_items,
+        "qualification_items": row.qualification_items,
+        "uniform_standards": row.uniform_standards,
+        "bid_bond_cny": row.bid_bond_cny,
         "stored": row.pk is not None,
         "rfp_published": tender.rfp_published(procurement),
         "budget_cny": procurement.budget_max,
+        "warnings": restriction.restriction_warnings(procurement=procurement),
     }
 
 
@@ -120,8 +173,9 @@ class TenderSettingsView(ProcurementScopedMixin, APIView):
         data = TenderSettingsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
-        if "mandatory_items" in values:
-            values["mandatory_items"] = [dict(i) for i in values["mandatory_items"]]
+        for name in tender.FROZEN_LISTS:
+            if name in values:
+                values[name] = [dict(i) for i in values[name]]
         try:
             row = tender.update_tender_settings(
                 procurement=procurement, user=request.user, **values
@@ -134,7 +188,7 @@ class TenderSettingsView(ProcurementScopedMixin, APIView):
 class ReasonSerializer(serializers.Serializer):
     code = serializers.CharField(
         help_text="mandatory_not_met, missing_fact, over_budget, over_ceiling, "
-        "no_price, abnormally_low_not_justified"
+        "no_price, abnormally_low_not_justified, qualification_failed (资格审查)"
     )
     item = serializers.CharField()
     offered = serializers.CharField(allow_null=True)
@@ -280,4 +334,64 @@ class DeclarationsView(ProcurementScopedMixin, APIView):
         bid = declarations.set_bid_declarations(
             bid=bid, user=request.user, **data.validated_data
         )
+        return Response(self._data(bid))
+
+
+class QualificationEntrySerializer(serializers.Serializer):
+    key = serializers.CharField(max_length=40)
+    passed = serializers.BooleanField(
+        allow_null=True, help_text="true met, false not met, null pending"
+    )
+    note = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=1000,
+        help_text="the reason; required when passed is false",
+    )
+
+
+class QualificationSerializer(serializers.Serializer):
+    results = QualificationEntrySerializer(many=True)
+
+
+class QualificationView(ProcurementScopedMixin, APIView):
+    """One bid's 资格审查: each requirement of the tender settings met, not met (with
+    its reason) or pending. A failure makes the bid invalid in the tender review."""
+
+    permission_classes = [IsMember]
+
+    def _data(self, bid):
+        row = tender.tender_settings_for(procurement=bid.procurement)
+        recorded = qualification.results_of(bid)
+        return QualificationSerializer(
+            {
+                "results": [
+                    {
+                        "key": i["key"],
+                        "passed": recorded.get(i["key"], (None, ""))[0],
+                        "note": recorded.get(i["key"], (None, ""))[1],
+                    }
+                    for i in row.qualification_items or []
+                ]
+            }
+        ).data
+
+    @extend_schema(responses=QualificationSerializer)
+    def get(self, request, procurement_pk, bid_pk):
+        return Response(self._data(self.bid()))
+
+    @extend_schema(request=QualificationSerializer, responses=QualificationSerializer)
+    def put(self, request, procurement_pk, bid_pk):
+        bid = self.bid()
+        require(request.user, Capability.CONFIGURE_EVALUATION)
+        data = QualificationSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            qualification.record_qualification(
+                bid=bid,
+                user=request.user,
+                results=[dict(r) for r in data.validated_data["results"]],
+            )
+        except tender.TenderSettingsInvalid as error:
+            return Response(error.errors, status=status.HTTP_400_BAD_REQUEST)
         return Response(self._data(bid))

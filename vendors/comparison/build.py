@@ -19,7 +19,7 @@ from sizing.services import PlanSummary
 from ..engine.compliance import PlanNeeds
 from ..engine.detectors import ProcurementFacts
 from ..models import Bid, ChecklistSection, Decision, EvaluationSettings
-from ..services import evaluation, plan_facts
+from ..services import evaluation, plan_facts, qualification
 from ..services import tender as tender_services
 from ..visibility import Visibility, visibility_for
 from . import checks, claims, delivered, pricing
@@ -197,6 +197,9 @@ def _tender(
     row = tender_services.stored_tender_settings(procurement)
     if row is None:
         return None
+    failures = qualification.bid_failures(procurement)
+    for column in columns:
+        column.qualification = failures.get(column.bid.pk, [])
     review = tender_review.review_columns(
         columns,
         row,

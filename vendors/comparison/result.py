@@ -79,6 +79,9 @@ class Column:
     # The tender review of this bid (`comparison.tender.BidReview`) once the
     # procurement's tender settings are stored: valid or 无效投标 with its reasons.
     tender: object = None
+    # The supplier's 资格审查 failures (`services.qualification.bid_failures`), set
+    # with the tender review: each makes the bid invalid.
+    qualification: list = field(default_factory=list)
 
     @property
     def quoted_budget(self) -> BudgetCheck | None:

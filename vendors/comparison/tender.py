@@ -1,5 +1,6 @@
 """The tender review of the comparison's columns under the procurement's regime:
-符合性审查 (★ items, budget and 最高限价), evaluated prices after policy deductions, the
+符合性审查 (★ items, budget and 最高限价) and the 资格审查 failures the buyer recorded
+(`comparison.qualification`), evaluated prices after policy deductions, the
 regime's price score, the abnormally-low check, the ranking without invalid bids and
 whether the tender can go on (`vendors.engine.regimes` does every sum and rule).
 
@@ -44,6 +45,7 @@ from ..models import TenderSettings
 from ..services import declarations as declaration_services
 from ..services import tender as tender_services
 from .justifications import justification_json, justifications_of, not_justified
+from .qualification import qualification_reasons
 from .result import Column, SectionInfo
 
 _DAYS_PER_YEAR = Decimal(365)
@@ -293,6 +295,7 @@ def review_columns(
         )
         cite = rules.regime != Regime.COMMERCIAL  # the buyer's own rule: no statute
         reasons = [reason_json(r, items_by_key, cite=cite) for r in result.failures]
+        reasons += qualification_reasons(column, cite=cite)
         if not prices_hidden and column.quoted_total is None:
             missing = InvalidReason("no_price", "quoted_total", None, None, None)
             reasons.append(reason_json(missing, items_by_key))

@@ -76,6 +76,7 @@ from .acceptance import (  # isort: skip
 )
 from .tender import (  # isort: skip
     MethodChoice,
+    QualificationResult,
     RegimeChoice,
     StackingChoice,
     SubjectChoice,
@@ -95,6 +96,7 @@ from .evidence import DECLARATION_PURPOSES, EvidencePurpose  # isort: skip
 from .price_justification import Judgement, PriceJustification  # isort: skip
 
 __all__ = [
+    "QualificationResult",
     "BidContact",
     "ChangeReason",
     "Committee",

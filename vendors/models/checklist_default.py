@@ -44,7 +44,12 @@ SECTIONS = [
         15,
         False,
         [
-            ("case_similar", _("Similar client and scenario"), 1),
+            # Was "Similar client and scenario": scoring a *similar client* makes the
+            # client's kind stand in for a specific industry, which 政府采购法实施条例
+            # 第二十条（四） forbids as a scoring condition (and （二）: a condition
+            # unrelated to performing the contract). A comparable workload and
+            # scale is what the contract needs, so the default asks for that.
+            ("case_similar", _("Similar workload and scale"), 1),
             ("case_detail", _("Technical detail (network, storage choices)"), 1),
             ("case_outcome", _("Measurable outcome (before → after)"), 1),
             ("case_pitfalls", _("Pitfalls they hit and how they solved them"), 1),
@@ -97,6 +102,11 @@ DEFAULT_SECTION_TITLES: dict[str, str] = {s[0]: s[1] for s in SECTIONS}
 DEFAULT_CRITERION_TEXTS: dict[str, str] = {
     code: text for s in SECTIONS for code, text, _weight in s[4]
 }
+#: Earlier default wordings, still stored in checklists saved before they changed:
+#: shown translated (and flagged by the 第二十条 check where they restrict suppliers).
+LEGACY_CRITERION_TEXTS: dict[str, str] = {
+    "case_similar": _("Similar client and scenario"),
+}
 
 
 def section_title(code: str, title: str) -> str:
@@ -116,7 +126,7 @@ def criterion_text(code: str, text: str) -> str:
     """As `section_title`, for a criterion."""
     from django.utils.translation import gettext
 
-    if DEFAULT_CRITERION_TEXTS.get(code) == text:
+    if text in (DEFAULT_CRITERION_TEXTS.get(code), LEGACY_CRITERION_TEXTS.get(code)):
         return gettext(text)
     return text
 
@@ -142,7 +152,10 @@ def stored_section_title(code: str, shown: str) -> str:
 
 
 def stored_criterion_text(code: str, shown: str) -> str:
-    default = DEFAULT_CRITERION_TEXTS.get(code)
-    if default is not None and shown.strip() == criterion_text(code, default):
-        return default
+    for default in (
+        DEFAULT_CRITERION_TEXTS.get(code),
+        LEGACY_CRITERION_TEXTS.get(code),
+    ):
+        if default is not None and shown.strip() == criterion_text(code, default):
+            return default
     return shown.strip()

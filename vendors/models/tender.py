@@ -1,5 +1,6 @@
 """The statutory side of a procurement's evaluation: its regime, method, price weight,
-最高限价, policy deductions, the abnormally-low share and the ★ mandatory items.
+最高限价, policy deductions, the abnormally-low share, the ★ mandatory items, the
+资格审查 requirements (and each bid's results), uniform standards and the bid bond.
 
 The rules each setting is judged by live in the pure engine (`vendors.engine.regimes`);
 this model only stores the choices. The budget a bid is held to is the procurement's own
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -123,8 +125,49 @@ class TenderSettings(models.Model):
     # The ★ items: [{"key", "comparison", "required", "unit", "source"}], the engine's
     # `MandatoryItem` as JSON ("required" a number as a string, or a boolean).
     mandatory_items = models.JSONField(default=list, blank=True)
+    # The 资格审查 requirements: [{"key", "text"}] — a statutory key
+    # (`regimes.qualification`, text "") or "custom_<n>" with the buyer's wording.
+    # Frozen with the ★ items once the RFP is published.
+    qualification_items = models.JSONField(default=list, blank=True)
+    # 技术、服务等标准统一: under 政府采购 only 最低评标价法 (实施条例 第三十四条).
+    uniform_standards = models.BooleanField(
+        _("uniform technical and service standards"), default=False
+    )
+    # 投标保证金: at most the regime's share of the budget (实施条例 第三十三条).
+    bid_bond_cny = models.DecimalField(
+        _("bid bond (CNY)"),
+        max_digits=16,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal(0))],
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         verbose_name = _("tender settings")
         verbose_name_plural = _("tender settings")
+
+
+class QualificationResult(models.Model):
+    """The buyer's judgement of one 资格审查 requirement for one bid's supplier:
+    passed, or failed with its reason. Recorded and changed through
+    `services.qualification` (audited); no row: pending."""
+
+    bid = models.ForeignKey(
+        "vendors.Bid", on_delete=models.CASCADE, related_name="qualification_results"
+    )
+    key = models.CharField(max_length=40)
+    passed = models.BooleanField()
+    note = models.TextField(blank=True, max_length=1000)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["bid", "key"], name="qualification_result_unique_key"
+            ),
+        ]

@@ -24,6 +24,7 @@ from ..comparison.labels import ECOSYSTEM_NAMES, compliance_label, pitfall_label
 from ..engine.compliance import requirement_value
 from ..models import Cooling
 from ..models.checklist_default import criterion_text, section_title
+from . import admission
 from . import facts as rfp_facts_module
 from .questions import HIDDEN_COSTS, PITFALL_QUESTIONS, QUESTIONS
 
@@ -423,33 +424,6 @@ def _acceptance(data: dict) -> list[dict]:
     return rows
 
 
-def _mandatory(data: dict) -> list[dict]:
-    """The ★ items (实质性要求): a bid that fails one is invalid. A version published
-    before tender settings existed has none."""
-    from clusterbuy.engine.numbers import number
-
-    from ..comparison.tender import item_label, item_source, item_unit
-
-    signs = {"gte": "≥", "lte": "≤", "eq": "="}
-    rows = []
-    for index, item in enumerate(data.get("mandatory") or [], start=1):
-        if item["comparison"] == "true":
-            required = _("required")
-        else:
-            value = number(float(item["required"]), 2)
-            unit = item_unit(item.get("unit", ""))
-            required = f"{signs[item['comparison']]} {value} {unit}"
-        rows.append(
-            {
-                "number": index,
-                "title": "★ " + item_label(item["key"]),
-                "required": required.strip(),
-                "source": item_source(item.get("source", "")),
-            }
-        )
-    return rows
-
-
 def assemble_rfp(data: dict, *, include_weights: bool) -> dict:
     """The pack's content from `facts.rfp_facts`'s data, in the active language."""
     p, settings_row, plan = data["procurement"], data["settings"], data["plan"]
@@ -487,7 +461,7 @@ def assemble_rfp(data: dict, *, include_weights: bool) -> dict:
         "weights_published": include_weights,
         "criteria": _criteria(data["sections"], include_weights),
         "acceptance": _acceptance(data),
-        "mandatory": _mandatory(data),
+        **admission.admission_rows(data),
     }
 
 

@@ -110,9 +110,29 @@ def _acceptance(document, rfp: dict) -> None:
 
 
 def _mandatory(document, rfp: dict) -> None:
-    if not rfp.get("mandatory"):
+    if not (rfp.get("mandatory") or rfp.get("qualification") or rfp.get("bid_bond")):
         return
     document.add_heading("8 " + _("Mandatory (★) requirements"), level=1)
+    if rfp.get("mandatory"):
+        _star_items(document, rfp)
+    if rfp.get("qualification"):
+        document.add_heading(_("Qualification requirements"), level=2)
+        document.add_paragraph(
+            _(
+                "The supplier must meet every one of these requirements; a supplier "
+                "that fails one makes its bid invalid."
+            )
+        )
+        _table(
+            document,
+            ["#", _("Requirement"), _("Source")],
+            [[str(q["number"]), q["title"], q["source"]] for q in rfp["qualification"]],
+        )
+    if rfp.get("bid_bond"):
+        document.add_paragraph(f"{_('Bid bond')}: {rfp['bid_bond']}")
+
+
+def _star_items(document, rfp: dict) -> None:
     document.add_paragraph(
         _(
             "A bid that fails any of these requirements is an invalid bid: it is not "

@@ -147,9 +147,22 @@ def live_rfp_facts(procurement: Procurement) -> dict:
         # the ★ items of the stored tender settings (`services.tender`), frozen with
         # the version: what a bid must meet or be invalid
         "mandatory": _mandatory(procurement),
+        # the 资格审查 requirements and the bid bond, frozen with the version too
+        **_qualification(procurement),
     }
 
 
 def _mandatory(procurement: Procurement) -> list[dict]:
     row = tender.stored_tender_settings(procurement)
     return list(row.mandatory_items) if row is not None else []
+
+
+def _qualification(procurement: Procurement) -> dict:
+    row = tender.stored_tender_settings(procurement)
+    if row is None:
+        return {"qualification": [], "bid_bond_cny": None}
+    bond = row.bid_bond_cny
+    return {
+        "qualification": list(row.qualification_items or []),
+        "bid_bond_cny": None if bond is None else str(bond),
+    }

@@ -35,6 +35,7 @@ from ..comparison.labels import (
 from ..comparison.pitfall_texts import fact_json, fact_text
 from ..models import ChecklistSection, Decision
 from ..models.checklist_default import section_title
+from .decision_memo_tender import tender_memo, tender_snapshot
 from .decision_override import check_text
 
 SNAPSHOT_VERSION = 1
@@ -203,6 +204,7 @@ def comparison_snapshot(result: Comparison, *, chosen_bid_id: int) -> dict:
         "weights": jsonable(result.weights),
         "sections": _sections(result),
         "columns": [_column(c) for c in result.columns],
+        "tender": tender_snapshot(result),
     }
 
 
@@ -346,6 +348,7 @@ def memo_context(decision: Decision, *, redact=lambda text: text) -> dict:
         ],
         "columns": columns,
         "compliance_rows": _compliance_rows(snap["columns"], zh),
+        "tender": tender_memo(snap.get("tender"), zh),
         "chosen": chosen,
         "rationale": redact(snap.get("rationale", decision.rationale)),
         "override": _override(snap.get("override"), redact),

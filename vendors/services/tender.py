@@ -1,15 +1,18 @@
-"""Tender settings: the regime, method, price weight, 最高限价, policy deductions and
-★ mandatory items of one procurement (`models.TenderSettings`).
+"""Tender settings: the regime, method, price weight, 最高限价, policy deductions, ★
+mandatory items, 资格审查 requirements, uniform standards and bid bond of one
+procurement (`models.TenderSettings`).
 
 Every rule is the engine's (`vendors.engine.regimes`); this module reads and writes the
 row and turns the engine's ``RuleViolation`` into messages per field. The ★ items come
 from the sizing plan (`regimes.mandatory_from_plan`) and can change only until the RFP
 is published (its version 1, `models.RfpVersion`): what vendors answered must stay what
-they were asked.
+they were asked. The qualification requirements start as the regime's statutory ones
+(`qualification_items.statutory_items`) and freeze with the ★ items.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, InvalidOperation
 from typing import Any
 
@@ -32,11 +35,12 @@ from ..engine.regimes import (
     evaluated_prices,
     mandatory_from_plan,
     rules_for,
+    validate_bond,
     validate_method,
     validate_price_weight,
 )
 from ..models import AuditAction, RfpVersion, TenderSettings
-from . import plan_facts
+from . import plan_facts, qualification_items
 from .audit import record_audit
 
 #: The ★ items a buyer may require: key -> (comparison, unit). The set the engine's
@@ -82,7 +86,12 @@ SETTING_FIELDS = (
     "stacking",
     "abnormally_low_pct",
     "mandatory_items",
+    "qualification_items",
+    "uniform_standards",
+    "bid_bond_cny",
 )
+#: The lists that freeze once the RFP is published (what vendors were asked).
+FROZEN_LISTS = ("mandatory_items", "qualification_items")
 
 
 class TenderSettingsInvalid(ServiceError):
@@ -233,6 +242,10 @@ def violation_message(violation: RuleViolation) -> str:
         "too_few_valid_bids": _(
             "%(valid)s valid bids: at least %(min_valid)s are needed; the tender fails."
         ),
+        "bond_above_cap": _(
+            "The bid bond of %(bond)s CNY is above %(share)s %% of the budget "
+            "(%(cap)s CNY)."
+        ),
     }
     text = texts.get(violation.code)
     if text is None:
@@ -240,22 +253,26 @@ def violation_message(violation: RuleViolation) -> str:
     else:
         message = text % {
             "floor": _number(p.get("floor_pct")),
-            "cap": _number(p.get("cap_pct")),
             "weight": _number(p.get("weight_pct")),
             "bidders": p.get("bidders"),
             "min_bidders": p.get("min_bidders"),
             "valid": p.get("valid_bids"),
             "min_valid": p.get("min_valid_bids"),
+            "bond": _number(p.get("bond_cny")),
+            "cap": _number(p.get("cap_cny"), places=2) or _number(p.get("cap_pct")),
+            "share": _number(p.get("share_pct")),
         }
     if violation.article is not None:
         message = f"{message} ({violation.article.citation})"
     return message
 
 
-def _number(value) -> str:
+def _number(value, *, places: int | None = None) -> str:
     if value is None:
         return ""
     value = Decimal(value)
+    if places is not None:
+        value = value.quantize(Decimal(1).scaleb(-places))
     return f"{value.normalize():f}" if value == value.to_integral() else f"{value:f}"
 
 
@@ -308,7 +325,11 @@ def validation_errors(row: TenderSettings) -> dict[str, list[str]]:
         method, subject = Method(row.method), Subject(row.subject)
     except ValueError:
         return {"regime": [_("Unknown regime, method or subject.")]}
-    found = list(validate_method(rules, method, subject))
+    found = list(
+        validate_method(
+            rules, method, subject, uniform_standards=bool(row.uniform_standards)
+        )
+    )
     try:
         found += validate_price_weight(
             rules, method, subject, Decimal(row.price_weight_pct)
@@ -327,7 +348,35 @@ def validation_errors(row: TenderSettings) -> dict[str, list[str]]:
     share = Decimal(row.abnormally_low_pct)
     if not Decimal(0) < share < Decimal(100):
         errors["abnormally_low_pct"] = [_("The share must be between 0 and 100 %.")]
+    bond = _bond_errors(rules, row)
+    if bond:
+        errors["bid_bond_cny"] = bond
     return errors
+
+
+def _bond_errors(rules, row: TenderSettings) -> list[str]:
+    """投标保证金 at most the regime's share of the budget (实施条例 第三十三条)."""
+    if row.bid_bond_cny is None or rules.bid_bond_cap_share is None:
+        return []
+    bond = Decimal(row.bid_bond_cny)
+    if bond < 0:
+        return [_("The bid bond cannot be negative.")]
+    budget = row.procurement.budget_max
+    if budget is None or budget <= 0:
+        return [_("Set the procurement's budget first: the bid bond is capped by it.")]
+    found = validate_bond(rules, bond, Decimal(budget))
+    return [
+        violation_message(
+            replace(
+                v,
+                params={
+                    **v.params,
+                    "share_pct": rules.bid_bond_cap_share * 100,
+                },
+            )
+        )
+        for v in found
+    ]
 
 
 def deduction_policy(row: TenderSettings) -> DeductionPolicy:
@@ -343,11 +392,43 @@ def deduction_policy(row: TenderSettings) -> DeductionPolicy:
 
 def _audit_values(row: TenderSettings) -> dict:
     return {
-        name: str(getattr(row, name))
-        if name != "mandatory_items"
-        else row.mandatory_items
+        name: getattr(row, name) if name in FROZEN_LISTS else str(getattr(row, name))
         for name in SETTING_FIELDS
     }
+
+
+def _clean_frozen_lists(procurement, row, values: dict) -> dict[str, list[str]]:
+    """Clean the ★ items and the qualification requirements given in ``values`` (in
+    place); a change after the RFP is published is refused."""
+    errors: dict[str, list[str]] = {}
+    cleaners = {
+        "mandatory_items": _clean_items,
+        "qualification_items": qualification_items.clean_items,
+    }
+    frozen = {
+        "mandatory_items": _(
+            "The RFP is published: its mandatory (★) items can no longer change."
+        ),
+        "qualification_items": _(
+            "The RFP is published: its qualification requirements can no longer change."
+        ),
+    }
+    published = None
+    for name in FROZEN_LISTS:
+        if name not in values:
+            continue
+        try:
+            items = cleaners[name](values[name])
+        except ValueError as error:
+            errors[name] = [str(error)]
+            continue
+        if items != getattr(row, name):
+            if published is None:
+                published = rfp_published(procurement)
+            if published:
+                errors[name] = [frozen[name]]
+        values[name] = items
+    return errors
 
 
 @transaction.atomic
@@ -372,21 +453,9 @@ def update_tender_settings(
     if regime != row.regime and regime in REGIME_DEFAULTS:
         for name, default in REGIME_DEFAULTS[regime].items():
             values.setdefault(name, default)
-    errors: dict[str, list[str]] = {}
-    if "mandatory_items" in values:
-        try:
-            items = _clean_items(values["mandatory_items"])
-        except ValueError as error:
-            errors["mandatory_items"] = [str(error)]
-        else:
-            if items != row.mandatory_items and rfp_published(procurement):
-                errors["mandatory_items"] = [
-                    _(
-                        "The RFP is published: its mandatory (★) items can no "
-                        "longer change."
-                    )
-                ]
-            values["mandatory_items"] = items
+        if "qualification_items" not in values and not rfp_published(procurement):
+            values["qualification_items"] = qualification_items.statutory_items(regime)
+    errors = _clean_frozen_lists(procurement, row, values)
     for name, value in values.items():
         if name not in errors:
             setattr(row, name, value)

@@ -9,6 +9,7 @@ Pure engine, no Django. One concept a module:
 * ``deductions``  - policy price deductions (SME, domestic products) -> evaluated prices.
 * ``price``       - 低价优先法, the abnormally-low check, price per delivered capacity.
 * ``mandatory``   - ★ requirements from the plan and the 符合性审查 of a bid.
+* ``qualification`` - 资格审查: the supplier's statutory conditions and its failures.
 * ``restriction`` - criteria that would restrict suppliers (实施条例 第二十条).
 * ``collusion``   - collusion signals across bids, with evidence.
 * ``typos``       - misspellings of technical terms (a shared one is a signal).
@@ -42,6 +43,13 @@ from .mandatory import (
     review_conformity,
 )
 from .price import abnormally_low, capacity_price_scores, low_price_first_scores
+from .qualification import (
+    QualificationFailure,
+    QualificationItem,
+    qualification_articles,
+    review_qualification,
+    statutory_qualification,
+)
 from .ranking import RankedEntry, lowest_price_ranking, rank
 from .restriction import CriterionText, restrictive_criteria
 from .rules import (
@@ -85,6 +93,8 @@ __all__ = [
     "Method",
     "PlanFacts",
     "PriceInput",
+    "QualificationFailure",
+    "QualificationItem",
     "RankedEntry",
     "Regime",
     "RegimeRules",
@@ -100,10 +110,13 @@ __all__ = [
     "low_price_first_scores",
     "lowest_price_ranking",
     "mandatory_from_plan",
+    "qualification_articles",
     "rank",
     "restrictive_criteria",
     "review_conformity",
+    "review_qualification",
     "rules_for",
+    "statutory_qualification",
     "validate_bond",
     "validate_committee",
     "validate_method",

@@ -8,8 +8,10 @@ conditions — registered capital, assets, revenue, staff numbers. A "similar cl
 criterion ("提供同类客户案例", "past clients such as ...") restricts suppliers when it
 asks for a *similar client* at all (the client's kind stands in for an industry,
 （四）), or names a region, an industry or specific clients (（四）、（八）); a request for a
-comparable *workload or scenario* does not. ClusterBuy's default checklist item
-"Similar client and scenario" is flagged: rewrite it as "similar workload and scale". 招标投标法实施条例 第三十二条 holds the same
+comparable *workload or scenario* does not. ClusterBuy's default checklist item was
+"Similar client and scenario" and is flagged; the default now reads "Similar workload
+and scale" (`models.checklist_default`), which the contract needs and no clause
+forbids. 招标投标法实施条例 第三十二条 holds the same
 rules for 依法必须招标. The match is a prompt for the buyer to rewrite the criterion,
 with the clause it would break; the commercial regime gets none.
 """
