@@ -4,6 +4,7 @@ byte-identical after a later change of a mark."""
 import subprocess
 
 import pytest
+from django.utils import translation
 
 from clusterbuy.services import ServiceError
 from tests.vendors import committee_support
@@ -99,3 +100,61 @@ def test_the_frozen_report_is_byte_identical_after_a_later_score_change(
     assert reports.report_pdf(again, "zh-hans") == before_zh
     with pytest.raises(ServiceError):
         reports.issue_report(procurement=procurement, user=buyer)
+
+
+def test_the_report_waits_for_the_judgement_of_an_abnormally_low_price(
+    summed, buyer, tmp_path
+):
+    """87号令 第六十条: an abnormally low price is justified in writing and judged by
+    the committee before the report. Valid bids' evaluated prices: A 30 M, B 32 M less
+    its 10 % small-enterprise deduction = 28.8 M, C 36 M (O is over the 最高限价):
+    mean 31.6 M; with the share at 8 % the line is 29.072 M, so B alone is flagged."""
+    from django.utils import timezone
+
+    from vendors.models import PriceJustification, TenderSettings
+    from vendors.services import price_justifications
+
+    procurement, bids = summed
+    TenderSettings.objects.filter(procurement=procurement).update(abnormally_low_pct=8)
+    with translation.override("en"), pytest.raises(ServiceError) as refused:
+        reports.issue_report(procurement=procurement, user=buyer)
+    assert refused.value.field == "report"
+    assert "Abnormally low prices not judged yet: B." in refused.value.message
+    assert "第六十条" in refused.value.message
+    price_justifications.request_justification(
+        bid=bids["B"], user=buyer, note="Explain the 32 M price."
+    )
+    with pytest.raises(ServiceError):  # asked, not judged: still refused
+        reports.issue_report(procurement=procurement, user=buyer)
+    price_justifications.judge_justification(
+        bid=bids["B"], user=buyer, judgement="not_justified", note="No cost breakdown."
+    )
+    # B out, the valid bids are A 30 M and C 36 M: mean 33 M, line 30.36 M, so A is
+    # now the abnormally low one and waits for its own judgement.
+    with translation.override("en"), pytest.raises(ServiceError) as refused:
+        reports.issue_report(procurement=procurement, user=buyer)
+    assert "Abnormally low prices not judged yet: A." in refused.value.message
+    asked = price_justifications.request_justification(
+        bid=bids["A"], user=buyer, note="Explain the 30 M price."
+    )
+    # The vendor's answer (through its portal link in use; these bids are keyed in).
+    PriceJustification.objects.filter(pk=asked.pk).update(
+        response="Stock bought in 2025; the cost breakdown is attached.",
+        responded_at=timezone.now(),
+    )
+    price_justifications.judge_justification(
+        bid=bids["A"], user=buyer, judgement="justified", note="Breakdown checked."
+    )
+    report = reports.issue_report(procurement=procurement, user=buyer)
+    rows = {b["label"]: b for b in report.snapshot["en"]["conformity"]}
+    assert rows["A"]["valid"]
+    assert rows["A"]["justification"] == (
+        "justification accepted by the committee: Breakdown checked."
+    )
+    assert not rows["B"]["valid"]
+    assert rows["B"]["justification"] == (
+        "justification rejected by the committee: No cost breakdown."
+    )
+    assert rows["C"]["justification"] == ""
+    text = pdf_text(reports.report_pdf(report, "zh-hans"), tmp_path)
+    assert "评标委员会认定不能证明报价合理" in text

@@ -174,8 +174,41 @@ def _conformity(review) -> list[dict]:
                 for r in b.reasons
             ],
             "abnormally_low": b.abnormally_low,
+            "justification": _justification(b.justification)
+            if b.abnormally_low or b.justification
+            else "",
         }
         for b in review.bids
+    ]
+
+
+def _justification(entry: dict | None) -> str:
+    """The state of an abnormally low bid's written justification (87号令 第六十条),
+    with the committee's reasons once judged."""
+    state = (entry or {}).get("state", "needed")
+    texts = {
+        "needed": _("justification not requested"),
+        "requested": _("justification requested, not answered"),
+        "answered": _("justification answered, not judged"),
+        "justified": _("justification accepted by the committee"),
+        "not_justified": _("justification rejected by the committee"),
+    }
+    text = str(texts.get(state, state))
+    note = (entry or {}).get("note") or ""
+    return (
+        f"{text}: {note}" if note and state in ("justified", "not_justified") else text
+    )
+
+
+def unjudged_low_prices(review) -> list[str]:
+    """Labels of the valid bids flagged abnormally low whose justification the
+    committee has not judged: the report cannot be issued before (87号令 第六十条)."""
+    return [
+        b.label
+        for b in review.bids
+        if b.valid
+        and b.abnormally_low
+        and (b.justification or {}).get("state") not in ("justified",)
     ]
 
 
@@ -319,6 +352,7 @@ def issue_report(*, procurement: Procurement, user) -> EvaluationReport:
         raise ServiceError(
             _("The report was issued; it can no longer change."), field="report"
         )
+    _require_judged_low_prices(procurement, user)
     snapshot = {}
     for language in LANGUAGES:
         with translation.override(language):
@@ -345,6 +379,28 @@ def issue_report(*, procurement: Procurement, user) -> EvaluationReport:
         new="issued",
     )
     return report
+
+
+def _require_judged_low_prices(procurement: Procurement, user) -> None:
+    from ..comparison import build_comparison
+
+    article = rules_for(
+        tender_settings_for(procurement=procurement).regime
+    ).abnormally_low_article
+    if article is None:  # the buyer's own regime: the flag is advice
+        return
+    review = build_comparison(procurement=procurement, user=user).tender
+    pending = unjudged_low_prices(review) if review is not None else []
+    if pending:
+        raise ServiceError(
+            _(
+                "Abnormally low prices not judged yet: %(bids)s. The committee asks "
+                "for a written justification and records its judgement first "
+                "(%(article)s)."
+            )
+            % {"bids": ", ".join(pending), "article": article.citation},
+            field="report",
+        )
 
 
 def issued_report(procurement: Procurement) -> EvaluationReport | None:
