@@ -46,10 +46,15 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    # Browser and worker tests share their heavy fixtures best on one xdist worker.
+    # Tests of the real worker, the broker and the fault proxies on one xdist worker
+    # (one Celery worker process, one broker queue); the browser tests on one worker
+    # (one Chromium, their heavy fixtures shared), so the two long groups can run side
+    # by side on two workers.
     for item in items:
-        if item.get_closest_marker("services") or item.get_closest_marker("browser"):
+        if item.get_closest_marker("services"):
             item.add_marker(pytest.mark.xdist_group("services"))
+        elif item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 def missing_service(reason: str):
