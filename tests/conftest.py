@@ -16,6 +16,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from _pytest.nodeid import coerce_node_id  # pytest is pinned (pyproject); see below
 from rest_framework.test import APIClient
 
 from clusterbuy.models import Role
@@ -46,15 +47,22 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    # Tests of the real worker, the broker and the fault proxies on one xdist worker
-    # (one Celery worker process, one broker queue); the browser tests on one worker
-    # (one Chromium, their heavy fixtures shared), so the two long groups can run side
-    # by side on two workers.
+    # schemathesis gives every API operation's test the same node id (the operation is
+    # only in the item's name); xdist schedules by node id, so all but one operation
+    # would silently not run under `make test`. Each gets its own id.
     for item in items:
-        if item.get_closest_marker("services"):
+        base, _sep, last = item.nodeid.rpartition("::")
+        if last != item.name and item.name.startswith(last + "["):
+            item._id = coerce_node_id(f"{base}::{item.name}")
+    seen: set[str] = set()
+    twice = {i.nodeid for i in items if i.nodeid in seen or seen.add(i.nodeid)}
+    if twice:  # xdist would run one of each and report the rest as nothing at all
+        raise pytest.UsageError(f"tests with the same node id: {sorted(twice)[:5]}")
+    # Browser and worker tests share their heavy fixtures best on one xdist worker
+    # (two browser groups side by side were slower on two cores: 25 min against 21).
+    for item in items:
+        if item.get_closest_marker("services") or item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.xdist_group("services"))
-        elif item.get_closest_marker("browser"):
-            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 def missing_service(reason: str):
