@@ -4,7 +4,6 @@ weight, invalid bids with reasons and the ranking, frozen at the decision; the ç
 warnings on the tender page and in the API (the reworded default is not flagged, the
 old wording is)."""
 
-import subprocess
 from decimal import Decimal as D
 
 import pytest
@@ -14,6 +13,7 @@ from django.utils import translation
 from tests.vendors import committee_support
 from tests.vendors.committee_support import score_and_submit
 from tests.vendors.tender_support import priced_bid, set_regime
+from tests.vendors.test_evaluation_report import pdf_text
 from tests.vendors.test_support import at_decision_stage
 from vendors.models import ChecklistCriterion, Decision
 from vendors.services import decision_memo, decisions, evaluation, qualification
@@ -27,18 +27,6 @@ experts = committee_support.experts
 
 TAX = "gpl22_tax_social_security"
 NOTE = "No social-security payments since March"
-
-
-def pdf_text(data: bytes, tmp_path, name="out.pdf") -> str:
-    path = tmp_path / name
-    path.write_bytes(data)
-    out = subprocess.run(
-        ["pdftotext", "-layout", str(path), "-"],
-        capture_output=True,
-        check=True,
-        text=True,
-    )
-    return " ".join(out.stdout.split())
 
 
 def _fail(bid, user, note=NOTE):
