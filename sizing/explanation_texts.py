@@ -266,7 +266,10 @@ FORMULA_WORDS: dict[str, Any] = {
     "cost.energy_usd": _("Energy per year × years × electricity price"),
     "cost.total_usd": _("GPU capex + energy cost"),
     "inference.ttft_ms": _(
-        "Queue wait (M/D/1) + prefill of one request + one decode step of the running batch per prefill chunk"
+        "Steady arrivals: queue wait (M/D/1) + prefill of one request + one decode step of the running batch per prefill chunk. A burst arriving at once: its prefill + the prompts prefilled with and before it + the waves before it"
+    ),
+    "inference.burst_prefill_tokens": _(
+        "A burst's prompts are prefilled together in steps of at most 8,192 tokens; a request waits on average for (B + 1) × L ÷ 2 + (8,192 ÷ 2) × (B − 1) ÷ B prompt tokens, at most all B × L"
     ),
     "inference.layer_overhead_ms": _(
         "Layers × 40 µs: the fixed time of a decode step's kernel boundaries, whatever the batch"
@@ -281,7 +284,7 @@ FORMULA_WORDS: dict[str, Any] = {
         "The fewest GPUs that carry the load within the targets (0: no count does)"
     ),
     "inference.tpot_ms": _(
-        "Decode step + the batch's prefill work spread over the output tokens"
+        "Decode step + the batch's prefill work spread over the output tokens (in a burst only the prompts behind it: (B − 1) ÷ 2 of them)"
     ),
     "inference.decode_step_ms": _(
         "Per pipeline stage: the dense weight GEMMs (the larger of compute at the measured GEMM efficiency and bytes read ÷ 70 % of the memory bandwidth), the routed experts, attention × the barrier of the slowest attention rank, and the collectives, plus a fixed overhead per layer"

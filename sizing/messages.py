@@ -299,6 +299,9 @@ QUANTITY_LABELS: dict[str, Any] = {
     "cost.energy_usd": _("Energy cost (USD)"),
     "cost.total_usd": _("GPU capex plus energy (USD)"),
     "inference.batch_per_replica": _("Batch per replica"),
+    "inference.burst_prefill_tokens": _(
+        "Prompt tokens prefilled before the first token"
+    ),
     "inference.decode_step_ms": _("Decode step"),
     "inference.layer_overhead_ms": _("Fixed overhead per decode step"),
     "inference.concurrency_per_replica": _("Concurrent requests per replica"),

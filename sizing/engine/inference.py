@@ -158,8 +158,13 @@ def _plan_layout(w: Workload, cost: LayoutCost) -> InferencePlan:
         batch = max(1, min(share, max_batch))
         meets = cost.within_targets(batch)
     tpot_s = cost.tpot_s(batch)
-    rps_per_replica = batch / (needs.output_tokens * tpot_s)
+    rps_per_replica = batch / cost.turnover_s(batch)
     replicas = _replicas(w, needs, layout, batch, rps_per_replica)
+    if share is not None:
+        # a count given: only the requests there are run (1 request on 2 replicas
+        # keeps one idle), so the delivered rate is at the concurrency, not beyond it
+        active = min(replicas * batch, needs.required_concurrency or 0)
+        rps_per_replica = active / replicas / cost.turnover_s(batch)
     weights = needs.weights
     micro_batch = math.ceil(batch / layout.pipeline)
     return InferencePlan(
@@ -173,7 +178,7 @@ def _plan_layout(w: Workload, cost: LayoutCost) -> InferencePlan:
         kv_bytes_per_request=needs.kv_bytes_per_request,
         weights_total_bytes=weights.total,
         prefill_s=cost.prefill_latency_s,
-        ttft_s=cost.ttft_s(batch),
+        ttft_s=cost.ttft_s(batch, share if share and share > batch else None),
         tpot_s=tpot_s,
         decode_step_s=cost.decode_step_s(batch),
         tokens_per_second=replicas * rps_per_replica * needs.output_tokens,
@@ -216,7 +221,16 @@ def _preference(plan: InferencePlan, w: Workload) -> tuple:
     if not plan.fits:
         return (1, 1, plan.memory.total, plan.tpot_s)
     if not plan.meets_load:
-        return (0, 1, plan.tpot_s, plan.ttft_s)
+        # none carries the load: the one that holds the most of it, then the fastest
+        held = plan.replicas * plan.batch_per_replica
+        if plan.required_concurrency:
+            held = min(held, plan.required_concurrency)
+        return (0, 1, -held if w.gpu_count else 0, plan.tpot_s, plan.ttft_s)
+    if w.gpu_count and plan.required_concurrency:
+        # the count and the concurrent requests are given: every layout that carries
+        # them delivers concurrency / request time, so the shortest request wins
+        # (NIM's TP2 profile on 2 GPUs at concurrency 1, not two idle-half replicas)
+        return (0, 0, _request_latency_s(plan, w), -plan.requests_per_second)
     first = -plan.requests_per_second if w.gpu_count else plan.gpus
     return (0, 0, first, _request_latency_s(plan, w))
 
@@ -243,7 +257,7 @@ def _needs_more_gpus(cost: LayoutCost, best: InferencePlan | None, w: Workload) 
     if needs.required_concurrency:
         replicas = math.ceil(needs.required_concurrency / largest)
     if needs.required_rps:
-        rps = largest / (needs.output_tokens * cost.tpot_s(largest))
+        rps = largest / cost.turnover_s(largest)
         replicas = max(
             replicas, math.ceil(needs.required_rps / (SERVING_UTILISATION * rps))
         )

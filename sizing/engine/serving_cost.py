@@ -33,9 +33,14 @@ from .moe_cost import (
     routed_copy_bytes,
 )
 from .parallelism import COLLECTIVE_EFFICIENCY, Fabric
-from .serving_latency import layer_overhead_s, prefill_chunks, ttft_at_batch_s
+from .serving_latency import (
+    layer_overhead_s,
+    prefill_chunks,
+    ttft_at_batch_s,
+    ttft_burst_s,
+)
 from .serving_layout import ServingLayout
-from .serving_needs import DeviceRates, ServingNeeds
+from .serving_needs import PREFILL_CHUNK_TOKENS, DeviceRates, ServingNeeds
 
 # Small-message collective latency per step (assumed, as NCCL small all-reduce).
 COLLECTIVE_LATENCY_S = {"scaleup": 5e-6, "pcie": 15e-6, "network": 25e-6}
@@ -246,7 +251,14 @@ class LayoutCost:
         copies = context * needs.weights.active_experts * needs.weights.moe_layers
         ffn_s += copies * self.imbalance * self.copy_bytes / rates.decode_bytes_per_s
         comm_s = self.collective.scaled(self.m.layers).seconds(context, context)
-        latency = attention_s / (tp * p) + ffn_s / (g * p) + comm_s
+        compute_s = attention_s / (tp * p) + ffn_s / (g * p)
+        # a short prompt is memory-bound: the forward reads every weight it uses once
+        # (the dense shards and the experts its tokens touch), stage after stage
+        touched = experts_touched(
+            needs.weights.experts, needs.weights.active_experts, context
+        )
+        read_s = p * (self.fixed_read_bytes + self.expert_read_bytes * touched)
+        latency = max(compute_s, read_s / rates.decode_bytes_per_s) + comm_s
         return latency, (attention_s + ffn_s) / (g * p)
 
     def _imbalance(self, tokens: float) -> float:
@@ -346,18 +358,39 @@ class LayoutCost:
         return step
 
     def tpot_s(self, batch: int) -> float:
-        """Time per output token with the batch's prefills interleaved into decoding."""
+        """Time per output token with the batch's prefills interleaved into decoding:
+        all the others' when requests arrive steadily, those behind it in a burst
+        ((batch - 1) / 2 on average, serving_latency)."""
+        others = batch if self.needs.arrival == "steady" else (batch - 1) / 2.0
         return (
             self.decode_step_s(batch)
-            + batch * self.prefill_work_s / self.needs.output_tokens
+            + others * self.prefill_work_s / self.needs.output_tokens
         )
 
-    def ttft_s(self, batch: int) -> float:
+    def turnover_s(self, batch: int) -> float:
+        """Time a replica takes to serve ``batch`` requests end to end: every prefill
+        and output x the decode step (= output x the steady TPOT, in a burst too:
+        its TPOT sees half the prefills, its makespan all of them)."""
+        return (
+            self.needs.output_tokens * self.decode_step_s(batch)
+            + batch * self.prefill_work_s
+        )
+
+    def ttft_s(self, batch: int, requests: int | None = None) -> float:
         """A request joining ``batch`` running ones: queueing, its prefill chunks and
-        the decode steps they share (serving_latency)."""
-        ttft = self._ttfts.get(batch)
-        if ttft is None:
-            ttft = self._ttfts[batch] = ttft_at_batch_s(
+        the decode steps they share; in a burst of ``requests`` (default: the batch)
+        arriving at once, the prompts prefilled before its own and the earlier waves
+        (serving_latency)."""
+        key = (batch, requests or batch)
+        ttft = self._ttfts.get(key)
+        if ttft is not None:
+            return ttft
+        if self.needs.arrival == "burst":
+            wave = self._burst_ttft(batch, batch, 0.0)
+            request_s = wave + self.needs.output_tokens * self.tpot_s(batch)
+            ttft = self._burst_ttft(batch, requests or batch, request_s)
+        else:
+            ttft = ttft_at_batch_s(
                 prefill_s=self.prefill_latency_s,
                 prefill_work_s=self.prefill_work_s,
                 decode_step_s=self.decode_step_s(batch),
@@ -366,7 +399,20 @@ class LayoutCost:
                 request_s=self.prefill_latency_s
                 + self.needs.output_tokens * self.tpot_s(batch),
             )
+        self._ttfts[key] = ttft
         return ttft
+
+    def _burst_ttft(self, batch: int, requests: int, request_s: float) -> float:
+        return ttft_burst_s(
+            prefill_s=self.prefill_latency_s,
+            prefill_work_s=self.prefill_work_s,
+            context_tokens=self.needs.context_tokens,
+            step_tokens=PREFILL_CHUNK_TOKENS,
+            step_overhead_s=layer_overhead_s(self.m.layers),
+            batch=batch,
+            requests=requests,
+            request_s=request_s,
+        )
 
     def within_targets(self, batch: int) -> bool:
         tpot_ms, ttft_ms = self.needs.tpot_ms, self.needs.ttft_ms

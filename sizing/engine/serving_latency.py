@@ -17,6 +17,20 @@
   rho = arrival rate x prefill work, an M/D/1 queue waits rho / (2 (1 - rho)) x the
   prefill (Kleinrock 1975, Pollaczek-Khinchine for deterministic service); at rho >= 1
   the queue grows without bound and the TTFT target cannot be met.
+- A burst (``arrival = "burst"``: every concurrent request arrives at once, as a batch
+  job, a class starting together or a benchmark at request rate inf) has no steady
+  queue: the prompts are prefilled together in steps of at most ``step_tokens``
+  (serving_needs.PREFILL_CHUNK_TOKENS; vLLM
+  ``max_num_batched_tokens``, TensorRT-LLM ``max_num_tokens``, SGLang
+  ``chunked_prefill_size``: 8,192), and a request's first token comes when the step
+  holding its prompt's last token ends. Request i of B waits for i x L prompt tokens
+  rounded up to a step, on average (B + 1) L / 2 + (M / 2)(B - 1) / B tokens, at most
+  all B x L (one step when B x L <= M: TensorRT-LLM's static batch of 64 x 128-token
+  prompts gives every request the whole batch's prefill, 102 ms for GPT-J 6B on an
+  H100, docs/source/blogs/H100vsA100.md). The prefills of the requests behind it then
+  interleave into its decode: on average (B - 1) / 2 of them, half the steady figure.
+  Requests beyond the batch the replica holds wait for earlier waves to finish (wave j
+  starts after j request times).
 """
 
 from __future__ import annotations
@@ -31,6 +45,7 @@ LAYER_OVERHEAD_S = 40e-6
 INTERACTIVE_TTFT_MS = 2000.0
 INTERACTIVE_TPOT_MS = 50.0
 QUEUE_SATURATED_S = math.inf
+ARRIVALS = ("steady", "burst")
 
 
 def layer_overhead_s(layers: int) -> float:
@@ -67,3 +82,39 @@ def ttft_at_batch_s(
     arrivals = batch / request_s if request_s > 0 else 0.0
     wait = queue_wait_s(arrivals, prefill_work_s, prefill_s) if batch > 1 else 0.0
     return wait + prefill_s + chunks * decode_step_s
+
+
+def burst_prefill_tokens(requests: int, context_tokens: int, step_tokens: int) -> float:
+    """Mean prompt tokens prefilled before a request of a burst gets its first token:
+    (B + 1) L / 2 + (M / 2)(B - 1) / B, at most B x L (the whole burst)."""
+    b, length, m = max(requests, 1), context_tokens, step_tokens
+    return min((b + 1) * length / 2.0 + m / 2.0 * (b - 1) / b, float(b * length))
+
+
+def mean_wave(requests: int, slots: int) -> float:
+    """Mean wave index of ``requests`` arriving at once on a replica that runs
+    ``slots`` at a time: sum of floor((i - 1) / slots) over i, over the requests."""
+    slots = max(slots, 1)
+    full, rest = divmod(max(requests, 1), slots)
+    return (slots * full * (full - 1) / 2.0 + rest * full) / max(requests, 1)
+
+
+def ttft_burst_s(
+    *,
+    prefill_s: float,
+    prefill_work_s: float,
+    context_tokens: int,
+    step_tokens: int,
+    step_overhead_s: float,
+    batch: int,
+    requests: int,
+    request_s: float,
+) -> float:
+    """Mean TTFT of ``requests`` arriving at once on a replica running ``batch``: its
+    own prefill, the other prompts prefilled in the same or earlier steps, a fixed
+    overhead per step, and the waves before it (request time each)."""
+    tokens = burst_prefill_tokens(batch, context_tokens, step_tokens)
+    steps = max(1, math.ceil(tokens / max(step_tokens, 1)))
+    others = (tokens - context_tokens) / max(context_tokens, 1)
+    wave = prefill_s + others * prefill_work_s + steps * step_overhead_s
+    return wave + mean_wave(requests, batch) * request_s

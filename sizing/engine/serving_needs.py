@@ -114,6 +114,7 @@ class ServingNeeds:
     ttft_ms: float | None
     tpot_ms: float | None
     expert_load_balancing: bool = False
+    arrival: str = "steady"  # serving_latency.ARRIVALS
 
     @property
     def linear_params(self) -> float:
@@ -181,6 +182,7 @@ def serving_needs(w: Workload) -> ServingNeeds:
         ttft_ms=w.ttft_ms,
         tpot_ms=w.tpot_ms,
         expert_load_balancing=w.expert_load_balancing,
+        arrival=w.arrival,
     )
 
 

@@ -11,7 +11,7 @@ from .moe_cost import (
     GROUPED_GEMM_HALF_M,
     ROUTING_SKEW_CV,
 )
-from .serving_latency import LAYER_OVERHEAD_S
+from .serving_latency import LAYER_OVERHEAD_S, burst_prefill_tokens
 from .serving_needs import ETA_COMPUTE, ETA_MEM, PREFILL_CHUNK_TOKENS
 from .sized_workload import SizedWorkload
 
@@ -28,6 +28,11 @@ SRC_LATENCY = (
     "Agrawal et al. 2024 (Sarathi-Serve, chunked prefill); vLLM "
     "--enable-chunked-prefill; Kleinrock 1975 (M/D/1); vLLM CI latency tests, "
     "buildkite vllm performance-benchmark 9515 (per-layer overhead check)"
+)
+SRC_BURST = (
+    "vLLM max_num_batched_tokens, TensorRT-LLM max_num_tokens, SGLang "
+    "chunked_prefill_size (8192); TensorRT-LLM docs/source/blogs/H100vsA100.md (GPT-J "
+    "6B, 64 x 128-token static batch, first token 102 ms; calibration row)"
 )
 SRC_LAYOUT = (
     "DeepSeek-V3 report section 3.4 (EP, DP attention); SGLang --enable-dp-attention, "
@@ -52,6 +57,7 @@ def _inputs(sized: SizedWorkload) -> dict:
         "output": workload.output_tokens,
         "precision": workload.precision,
         "kv_precision": plan.kv_precision,
+        "arrival": workload.arrival,
     }
 
 
@@ -174,25 +180,7 @@ def _moe_losses(section: Section, sized: SizedWorkload) -> None:
 def _latency(section: Section, sized: SizedWorkload) -> None:
     plan, inputs = sized.inference, _inputs(sized)
     assert plan is not None
-    section.put(
-        key="ttft_ms",
-        value=plan.ttft_s * 1e3,
-        unit="ms",
-        formula="queue wait (M/D/1: rho / (2 (1 - rho)) x prefill, rho = arrivals x "
-        f"prefill work) + prefill of one request + one decode step of the running "
-        f"batch per {PREFILL_CHUNK_TOKENS}-token prefill chunk",
-        inputs=inputs,
-        source=SRC_LATENCY,
-    )
-    section.put(
-        key="tpot_ms",
-        value=plan.tpot_s * 1e3,
-        unit="ms",
-        formula="decode step + batch x prefill work / output tokens (prefills "
-        "interleaved into decoding)",
-        inputs=inputs,
-        source=SRC_SERVING,
-    )
+    _waits(section, sized, inputs)
     section.put(
         key="decode_step_ms",
         value=plan.decode_step_s * 1e3,
@@ -232,6 +220,61 @@ def _latency(section: Section, sized: SizedWorkload) -> None:
         "those tensor cores are dequantised and multiplied at the BF16 peak",
         inputs={"precision": inputs["precision"]},
         source="accelerators.csv; vLLM Marlin weight-only kernels",
+    )
+
+
+def _waits(section: Section, sized: SizedWorkload, inputs: dict) -> None:
+    """TTFT and TPOT, steady or in a burst (serving_latency), and a burst's wait."""
+    plan = sized.inference
+    assert plan is not None
+    burst = sized.workload.arrival == "burst"
+    if burst:
+        ttft = (
+            "its prefill + (tokens prefilled before it - context) / context x "
+            f"prefill work + one layer overhead per {PREFILL_CHUNK_TOKENS}-token step "
+            "+ mean earlier waves x request time (a burst arriving at once)"
+        )
+    else:
+        ttft = (
+            "queue wait (M/D/1: rho / (2 (1 - rho)) x prefill, rho = arrivals x "
+            "prefill work) + prefill of one request + one decode step of the running "
+            f"batch per {PREFILL_CHUNK_TOKENS}-token prefill chunk"
+        )
+    section.put(
+        key="ttft_ms",
+        value=plan.ttft_s * 1e3,
+        unit="ms",
+        formula=ttft,
+        inputs=inputs,
+        source=SRC_LATENCY,
+    )
+    if burst:
+        section.put(
+            key="burst_prefill_tokens",
+            value=burst_prefill_tokens(
+                plan.batch_per_replica,
+                sized.workload.context_tokens or 1,
+                PREFILL_CHUNK_TOKENS,
+            ),
+            unit="tokens",
+            formula=f"min((B + 1) L / 2 + (M / 2)(B - 1) / B, B L), M = "
+            f"{PREFILL_CHUNK_TOKENS} prompt tokens per prefill step",
+            inputs={"batch": plan.batch_per_replica, "context": inputs["context"]},
+            source=SRC_BURST,
+        )
+    section.put(
+        key="tpot_ms",
+        value=plan.tpot_s * 1e3,
+        unit="ms",
+        formula=(
+            "decode step + (batch - 1) / 2 x prefill work / output tokens (the "
+            "prompts behind it in the burst)"
+            if burst
+            else "decode step + batch x "
+            "prefill work / output tokens (prefills interleaved into decoding)"
+        ),
+        inputs=inputs,
+        source=SRC_SERVING,
     )
 
 

@@ -27,6 +27,7 @@ from .goodput import RESTART_PRACTICES, RestartPractice, practice_of
 from .memory import DEFAULT_GPU_MEMORY_FRACTION
 from .model import QUANT_SCOPES, default_quant_scope
 from .model_input import model_from_dict
+from .serving_latency import ARRIVALS
 from .training_input import (
     DEFAULT_GLOBAL_BATCH_TOKENS,
     TRAINING_PRECISIONS,
@@ -85,6 +86,9 @@ class Workload:
     gpu_memory_fraction: float = DEFAULT_GPU_MEMORY_FRACTION
     # expert-parallel load balancing (DeepSeek EPLB, SGLang --enable-eplb)
     expert_load_balancing: bool = False
+    # how the concurrent requests arrive (serving_latency.ARRIVALS): "steady" users
+    # arriving independently, or a "burst" arriving at once (a batch job)
+    arrival: str = "steady"
     # storage
     dataset_tb: float | None = None
     checkpoint_interval_min: float = 60.0
@@ -228,6 +232,7 @@ def _inference_values(
         ),
         "gpu_memory_fraction": _memory_fraction(data, path),
         "expert_load_balancing": read_bool(data, "expert_load_balancing", path, False),
+        "arrival": read_choice(data, "arrival", path, ARRIVALS, "steady"),
     }
     if not any(values[field.name] for field in INFERENCE_LOAD):
         values["concurrent_requests"] = 1  # no load given: one request at a time

@@ -33,6 +33,13 @@ class KvCachePrecision(models.TextChoices):
     INT8 = "int8", "INT8"
 
 
+class Arrival(models.TextChoices):
+    """How the concurrent requests arrive (engine.serving_latency.ARRIVALS)."""
+
+    STEADY = "steady", _("Steady: users arrive independently")
+    BURST = "burst", _("Burst: all arrive at once (a batch job)")
+
+
 class WorkloadQuerySet(models.QuerySet):
     def for_procurement(self, procurement: Procurement) -> WorkloadQuerySet:
         return self.filter(procurement=procurement)
@@ -127,6 +134,17 @@ class Workload(models.Model):
             "same load (DeepSeek EPLB, SGLang --enable-eplb)."
         ),
     )
+    arrival = models.CharField(
+        _("request arrival"),
+        max_length=10,
+        choices=Arrival.choices,
+        default=Arrival.STEADY,
+        blank=True,  # empty: steady
+        help_text=_(
+            "Serving: a burst's requests are prefilled together, so each waits for "
+            "the prompts before it; steady users queue one prefill at a time."
+        ),
+    )
     dataset_tb = models.FloatField(_("dataset (TB)"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -170,6 +188,7 @@ class Workload(models.Model):
         if not self.is_training:
             data["gpu_memory_fraction"] = self.gpu_memory_fraction
             data["expert_load_balancing"] = self.expert_load_balancing
+            data["arrival"] = self.arrival or Arrival.STEADY
         return data
 
 

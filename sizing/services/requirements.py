@@ -57,6 +57,7 @@ WORKLOAD_FIELDS = (
     "kv_cache_precision",
     "gpu_memory_fraction",
     "expert_load_balancing",
+    "arrival",
     "dataset_tb",
 )
 

@@ -389,3 +389,74 @@ def test_estimate_api_rejects_a_memory_fraction_below_half(client, catalog):
     response = client.post(ESTIMATE, body, content_type="application/json")
     assert response.status_code == 400
     assert "workload.gpu_memory_fraction" in str(response.json())
+
+
+def test_workload_api_stores_how_the_requests_arrive(
+    api_for, it_lead, procurement, catalog
+):
+    """A burst (all concurrent requests at once, a batch job) is a workload input: it
+    reaches the engine, and an unknown arrival is a 400 on the field, nothing saved."""
+    url = f"/api/v1/procurements/{procurement.pk}/workloads/"
+    body = {
+        "name": "nightly evaluation",
+        "kind": "inference",
+        "model_preset": "llama-3.1-8b",
+        "concurrent_requests": 64,
+        "context_tokens": 2048,
+        "output_tokens": 128,
+    }
+    client = api_for(it_lead)
+    default = client.post(url, body, format="json")
+    assert default.status_code == 201, default.json()
+    assert default.json()["arrival"] == "steady"
+    bad = client.post(url, {**body, "arrival": "poisson"}, format="json")
+    assert bad.status_code == 400
+    assert "arrival" in bad.json()
+    assert Workload.objects.count() == 1
+    burst = client.post(url, {**body, "arrival": "burst"}, format="json")
+    assert burst.status_code == 201, burst.json()
+    engine = Workload.objects.get(pk=burst.json()["id"]).to_engine_dict()
+    assert engine["arrival"] == "burst"
+
+
+def test_estimate_api_takes_a_burst_and_explains_its_prefill_wait(client, catalog):
+    def estimate(arrival):
+        body = {
+            "workload": {
+                "kind": "inference",
+                "model": {"preset": "llama-3.1-8b"},
+                "concurrent_requests": 64,
+                "context_tokens": 2048,
+                "output_tokens": 128,
+                "gpu_count": 1,
+                "arrival": arrival,
+            },
+            "accelerator": "h100-sxm-80gb",
+        }
+        response = client.post(ESTIMATE, body, content_type="application/json")
+        assert response.status_code == 200, response.json()
+        return response.json()
+
+    steady, burst = estimate("steady"), estimate("burst")
+    # 64 x 2,048 prompt tokens at once: a request waits on average for
+    # min(65 x 2048 / 2 + 4096 x 63 / 64, 64 x 2048) = 66,560 + 4,032 = 70,592
+    quantities = {e["quantity"]: e for e in burst["explanation"]}
+    assert quantities["inference.burst_prefill_tokens"]["value"] == pytest.approx(
+        70_592
+    )
+    assert "inference.burst_prefill_tokens" not in {
+        e["quantity"] for e in steady["explanation"]
+    }
+    assert burst["inference"]["ttft_ms"] > 10 * steady["inference"]["ttft_ms"]
+    bad = client.post(
+        ESTIMATE,
+        {
+            "workload": {
+                **{"kind": "inference", "model": {"preset": "llama-3.1-8b"}},
+                "arrival": "sometimes",
+            }
+        },
+        content_type="application/json",
+    )
+    assert bad.status_code == 400
+    assert "workload.arrival" in str(bad.json())

@@ -28,6 +28,8 @@ WORKLOADS = [
      "gpu_count": 8, "lora_trainable_fraction": 0.01},
     {"kind": "inference", "model": {"preset": "deepseek-v3"},
      "concurrent_requests": 64},
+    {"kind": "inference", "model": {"preset": "llama-3.1-8b"},
+     "concurrent_requests": 64, "arrival": "burst", "gpu_count": 1},
 ]  # fmt: skip
 
 

@@ -18,11 +18,18 @@ from sizing.engine.goodput import LLAMA3_FAILURES_PER_GPU_HOUR, practice_of
 from sizing.engine.sized_workload import size_workload
 
 CASES = json.loads((Path(__file__).parent / "cases.json").read_text())
+# the second blind set (48 serving rows from GPUStack, SGLang/LMSYS, sgl-cookbook,
+# InferenceX, NVIDIA NIM and DataCrunch; written by another agent that had not seen
+# the engine, copied verbatim)
+SERVING_CASES_2 = json.loads(
+    (Path(__file__).parent / "serving_cases_2.json").read_text()
+)
 
 
-def split(half: str) -> list[dict]:
+def split(half: str, cases: list[dict] | None = None) -> list[dict]:
     parity = 1 if half == "calibration" else 0
-    return [c for i, c in enumerate(CASES, 1) if i % 2 == parity]
+    chosen = CASES if cases is None else cases
+    return [c for i, c in enumerate(chosen, 1) if i % 2 == parity]
 
 
 def accelerator_key(gpu: str) -> str | None:
@@ -174,27 +181,92 @@ def _serving(catalog, case: dict) -> dict | None:
     acc = accelerator_key((inputs.get("hardware") or {}).get("gpu") or "")
     if acc is None or "layers" not in spec:
         return None
-    context = _count(inputs.get("input_tokens"))
+    shape = request_shape(inputs)
     concurrency = _count(inputs.get("concurrency") or 1)
-    if context is None or concurrency is None:
-        return None  # a dataset or a saturation point, not a request shape
+    if shape is None or concurrency is None:
+        return None  # no request shape published, or a saturation point
     body = dict(
         kind="inference",
         model=model_of(spec),
         precision=precision_of(inputs.get("precision")),
-        context_tokens=context,
-        output_tokens=_count(inputs.get("output_tokens")) or 256,
+        context_tokens=shape[0],
+        output_tokens=shape[1],
         concurrent_requests=concurrency,
         gpu_count=(inputs.get("hardware") or {}).get("num_gpus"),
+        arrival=arrival_of(inputs),
     )
     result = estimate(workload_from_dict(body, catalog), catalog, acc)
     return result.inference
+
+
+def arrival_of(inputs: dict) -> str:
+    """ "burst" when every request of the run arrives at once: a static batch, or all
+    prompts issued at request rate inf with no concurrency cap below their number;
+    else "steady" (a closed loop at fixed concurrency refills as requests finish)."""
+    framework = str(inputs.get("framework") or "").lower()
+    if "static batch" in framework or "at once" in framework:
+        return "burst"
+    prompts = _count(inputs.get("num_prompts")) or _requests_of(
+        str(inputs.get("input_tokens"))
+    )
+    concurrency = _count(inputs.get("concurrency"))
+    if str(inputs.get("request_rate")) == "inf" and prompts and concurrency:
+        return "burst" if prompts <= concurrency else "steady"
+    return "steady"
 
 
 def _count(value) -> int | None:
     if isinstance(value, int | float):
         return int(value)
     return None
+
+
+def _requests_of(text: str) -> int | None:
+    """The request count a dataset's description states ("1000 prompts", "984
+    successful", "over 80 requests", "/ 1000 req")."""
+    found = re.search(
+        r"(?:over |/ )?([\d,]+) (?:prompts|successful|requests|req\b)", text
+    )
+    return int(found.group(1).replace(",", "")) if found else None
+
+
+def request_shape(inputs: dict) -> tuple[int, int] | None:
+    """(prompt, output) tokens: fixed lengths, or a dataset's means (its published
+    token totals over its requests, or the mean it states); None when a length is
+    not published (a decode-only measurement, a dataset without totals)."""
+    given_in, given_out = inputs.get("input_tokens"), inputs.get("output_tokens")
+    text = f"{given_in} | {given_out}"
+    requests = _requests_of(text)
+    totals = re.search(r"totals ([\d,]+) in / ([\d,]+) out", text)
+    legacy_in = re.search(r"([\d,]{4,}) input tokens", str(given_in))
+    legacy_out = re.search(r"~?([\d,]+)(k?) output tokens", str(given_out))
+
+    def length(value, total: str | None, mean_of: str) -> int | None:
+        if isinstance(value, int | float):
+            return int(value)
+        if total and requests:
+            return max(1, round(int(total.replace(",", "")) / requests))
+        mean = re.search(r"~([\d,]+) mean", mean_of)
+        return int(mean.group(1).replace(",", "")) if mean else None
+
+    prompt = length(
+        given_in,
+        totals.group(1) if totals else legacy_in and legacy_in.group(1),
+        str(given_in),
+    )
+    output = length(
+        given_out,
+        totals.group(2) if totals else None,
+        str(given_out),
+    )
+    if output is None and legacy_out and requests:
+        raw = legacy_out.group(1).replace(",", "")
+        output = round(
+            int(raw) * (1000 if "k output" in str(given_out) else 1) / requests
+        )
+    if prompt is None or output is None:
+        return None
+    return prompt, output
 
 
 def serving_case(catalog, case: dict) -> float | None:

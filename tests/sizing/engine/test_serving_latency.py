@@ -7,6 +7,8 @@ import pytest
 
 from sizing.engine.serving_latency import (
     LAYER_OVERHEAD_S,
+    burst_prefill_tokens,
+    mean_wave,
     prefill_chunks,
     queue_wait_s,
     ttft_at_batch_s,
@@ -148,3 +150,68 @@ def test_a_gpu_count_given_is_kept_and_the_count_needed_is_said(catalog, make):
     assert given.concurrency_per_replica * given.replicas >= 200
     assert free.meets_load
     assert given.gpus_needed == free.gpus > 32
+
+
+def test_a_burst_waits_for_the_prompts_prefilled_with_and_before_it():
+    # one request: its own prompt only
+    assert burst_prefill_tokens(1, 5000, 8192) == 5000
+    # 64 x 128 tokens fit one 8,192-token step: every request waits for all of them
+    assert burst_prefill_tokens(64, 128, 8192) == 8192
+    # 2 x 5000: (3 x 5000) / 2 + 4096 x 1 / 2 = 7500 + 2048 = 9548 (< 10,000)
+    assert burst_prefill_tokens(2, 5000, 8192) == pytest.approx(9548)
+
+
+def test_requests_beyond_the_batch_wait_in_waves():
+    # 10 requests, 4 at a time: waves 0,0,0,0,1,1,1,1,2,2 -> 8 / 10
+    assert mean_wave(10, 4) == pytest.approx(0.8)
+    assert mean_wave(4, 4) == 0.0
+    assert mean_wave(8, 4) == pytest.approx(0.5)
+
+
+def test_a_static_batch_gets_its_first_tokens_after_the_whole_prefill(catalog, make):
+    """TensorRT-LLM v0.5 on one H100, FP8, GPT-J 6B, a static batch of 64 prompts of
+    128 tokens: first token 102 ms (docs/source/blogs/H100vsA100.md at 15ed780, "Max
+    Throughput & Min Latency"; a calibration row of the first blind set). The 64
+    prompts fill one 8,192-token prefill step, so each waits for all of them; the
+    steady model waited for its own prompt only (7.7 ms)."""
+    gptj = dict(
+        layers=28, hidden_size=4096, attention_heads=16, kv_heads=16, head_dim=256,
+        ffn_hidden_size=16384, vocab_size=50400, gated_ffn=False, params_b=6.05,
+    )  # fmt: skip
+    body = dict(
+        model=gptj,
+        precision="fp8",
+        context_tokens=128,
+        output_tokens=128,
+        concurrent_requests=64,
+        gpu_count=1,
+    )
+    steady = _serve(catalog, make, "h100-sxm-80gb", **body)
+    burst = _serve(catalog, make, "h100-sxm-80gb", arrival="burst", **body)
+    assert burst.batch_per_replica == steady.batch_per_replica == 64
+    assert burst.ttft_s * 1e3 == pytest.approx(102, rel=0.15)
+    assert steady.ttft_s * 1e3 < 20
+    # the prompts behind a request interleave into its decode: (64 - 1) / 2 of them
+    assert burst.tpot_s < steady.tpot_s
+
+
+def test_one_request_on_two_gpus_runs_on_one_tensor_parallel_replica(catalog, make):
+    """NIM 1.8.0, Llama-3.3-70B FP8 on 2 x H100 (TP2 profile), 500 in / 2000 out,
+    concurrency 1: ITL 18.91 ms (docs.nvidia.com/nim/benchmarking/llm/1.0.0/
+    performance.md). Two replicas of one GPU would leave one idle and take twice the
+    time per token; the count given is laid out for the shortest request."""
+    plan = _serve(
+        catalog,
+        make,
+        "h100-sxm-80gb",
+        model={"preset": "llama-3.1-70b"},
+        precision="fp8",
+        context_tokens=500,
+        output_tokens=2000,
+        concurrent_requests=1,
+        gpu_count=2,
+    )
+    assert (plan.replicas, plan.tensor) == (1, 2)
+    assert plan.tpot_s * 1e3 == pytest.approx(18.91, rel=0.15)
+    # the delivered rate is one request's: 1 / TPOT roughly, not 2 / TPOT
+    assert plan.tokens_per_second < 1.05 / plan.tpot_s
