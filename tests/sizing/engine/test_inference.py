@@ -1,3 +1,6 @@
+import csv
+from pathlib import Path
+
 import pytest
 
 from sizing.engine import estimate
@@ -78,3 +81,26 @@ def test_unreachable_latency_is_reported_as_a_bottleneck(catalog, make):
     )
     r = estimate(w, catalog, "h100-sxm-80gb")
     assert "latency_target_unmet" in {b.code for b in r.bottlenecks}
+
+
+@pytest.mark.parametrize(
+    ("key", "mib", "source"),
+    [
+        # nvidia-smi "GPU memory 46068 MiB" on an L20 48GB (public environment log)
+        ("l20-pcie-48gb", 46_068, "nvidia-smi"),
+        # nvidia-smi "0MiB / 189471MiB" on GB200 NVL72 trays (public transcripts)
+        ("gb200-nvl-186gb", 189_471, "nvidia-smi"),
+        # npu-smi "HBM-Usage(MB) 3318 / 65536" on Ascend 910B3 (public transcripts)
+        ("ascend910b-oam-64gb", 65_536, "npu-smi"),
+    ],
+)
+def test_the_serving_budget_starts_from_the_reported_memory(catalog, key, mib, source):
+    acc = catalog.accelerators[key]
+    assert acc.reported_memory_mib == mib
+    rows = csv.DictReader((ROOT / "sizing/data/accelerators.csv").open())
+    assert source in next(r for r in rows if r["key"] == key)["reported_memory_source"]
+    # the capacity a serving engine takes its fraction of: MiB x 2^20 bytes
+    assert acc.memory_capacity_bytes == mib * 2**20
+
+
+ROOT = Path(__file__).resolve().parents[3]
