@@ -60,9 +60,15 @@ def pytest_collection_modifyitems(config, items):
         raise pytest.UsageError(f"tests with the same node id: {sorted(twice)[:5]}")
     # Browser and worker tests share their heavy fixtures best on one xdist worker
     # (two browser groups side by side were slower on two cores: 25 min against 21).
+    # xdist 3.8's loadgroup writes the group into ``item._nodeid``, which pytest 9
+    # no longer reads (the id lives in ``_id``): without the suffix written here the
+    # group was ignored and the crawl ran on both workers, twice.
+    grouped = bool(getattr(config.option, "loadgroup", False))  # set on the workers
     for item in items:
         if item.get_closest_marker("services") or item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.xdist_group("services"))
+            if grouped and "@" not in item.nodeid:
+                item._id = coerce_node_id(f"{item.nodeid}@services")
 
 
 def missing_service(reason: str):

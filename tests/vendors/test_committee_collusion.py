@@ -73,3 +73,11 @@ def test_the_same_author_and_email_across_bids_are_signals_with_evidence(
         "C": True,
         "O": False,
     }
+
+
+def test_a_signal_names_its_bids_in_bid_order_not_text_order():
+    # bids 9 and 10 share a phone: the engine's ids sort as text ("10" < "9"); the
+    # committee reads them in bid order (a journey saw "Cirrus, Aurora" once ids
+    # crossed a digit)
+    assert committee_collusion.in_bid_order(("10", "9")) == [9, 10]
+    assert committee_collusion.in_bid_order(("2", "11", "100")) == [2, 11, 100]

@@ -92,6 +92,11 @@ def bid_facts(bid: Bid, price_cny=None) -> CollusionFacts:
     )
 
 
+def in_bid_order(ids: tuple[str, ...]) -> list[int]:
+    """Bid ids in bid order: the engine sorts them as text ("10" before "9")."""
+    return sorted(int(b) for b in ids)
+
+
 def signals_for(
     *, procurement: Procurement, labels: dict[int, str], prices: dict[int, object]
 ) -> list[dict]:
@@ -109,8 +114,8 @@ def signals_for(
         {
             "kind": s.kind,
             "label": kind_label(s.kind),
-            "bids": [labels[int(b)] for b in s.bid_ids],
-            "bid_ids": [int(b) for b in s.bid_ids],
+            "bids": [labels[b] for b in in_bid_order(s.bid_ids)],
+            "bid_ids": in_bid_order(s.bid_ids),
             "evidence": s.evidence,
             "citation": s.article.citation,
             "score": s.score,
