@@ -68,6 +68,9 @@ FORMULA_WORDS: dict[str, Any] = {
     "training.restart_min": _(
         "Minutes from an interruption to training again: the buyer's figure, or 10 with automated restarts and 120 with manual ones"
     ),
+    "training.checkpoint_interval_min": _(
+        "The buyer's interval, or the one at which the work lost to a failure (half an interval) equals the time checkpoints stall the steps: 2 × stall share ÷ (failure rate × GPUs), at most 60 minutes (Young's optimum)"
+    ),
     "training.failure_loss_share": _(
         "Time lost to failures per hour of training: failure rate × GPUs × (restart time + half the checkpoint interval)"
     ),

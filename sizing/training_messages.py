@@ -24,6 +24,7 @@ TRAINING_QUANTITY_LABELS: dict[str, Any] = {
     "training.failures_per_gpu_hour": _("Failures per GPU-hour"),
     "training.restart_min": _("Restart time (minutes)"),
     "training.failure_loss_share": _("Time lost to failures (share)"),
+    "training.checkpoint_interval_min": _("Checkpoint interval"),
     "training.scale_factor": _("Scale factor (GPU count)"),
     "training.hfu": _("Hardware FLOPs utilization (HFU)"),
     "training.fits": _("Fits in GPU memory"),

@@ -29,7 +29,7 @@ from .workload import Constraints, Workload
 #: Stored with every plan; changes with the outputs (tests/sizing/engine/test_golden.py,
 #: docs/architecture.md "Engine versions"): the major for a changed field of the
 #: result, the minor for a changed figure.
-ENGINE_VERSION = "sizing-2.3.0"
+ENGINE_VERSION = "sizing-2.4.0"
 
 
 def estimate(
@@ -139,7 +139,10 @@ def _storage(
         dataset_tb=workload.dataset_tb,
         growth_per_year=constraints.data_growth_per_year,
         planning_years=constraints.planning_years,
-        interval_min=workload.checkpoint_interval_min,
+        # the interval the goodput assumed, at the plan's scale (goodput)
+        interval_min=workload.restart.interval_min(
+            sized.gpus, workload.checkpoint_stall_share
+        ),
         stall_share=workload.checkpoint_stall_share,
         checkpoints_kept=workload.checkpoints_kept,
         gpus=sized.gpus,

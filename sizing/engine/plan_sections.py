@@ -4,6 +4,7 @@ each value with the formula and source behind it (serving: ``serving_section``).
 from __future__ import annotations
 
 from .explain import Explainer, Section
+from .goodput import DEFAULT_CHECKPOINT_INTERVAL_MIN, MIN_CHECKPOINT_INTERVAL_MIN
 from .model import attention_flops_per_token, param_counts
 from .serving_section import serving_parallelism
 from .sized_workload import SizedWorkload
@@ -199,16 +200,33 @@ def _goodput(section: Section, sized: SizedWorkload) -> None:
         inputs={"restart_practice": workload.restart_practice},
         source=SRC_GOODPUT,
     )
+    stall = workload.checkpoint_stall_share
+    interval = restart.interval_min(plan.gpus, stall)
+    section.put(
+        key="checkpoint_interval_min",
+        value=interval,
+        unit="min",
+        formula=f"buyer's figure, or min({DEFAULT_CHECKPOINT_INTERVAL_MIN:g}, max("
+        f"{MIN_CHECKPOINT_INTERVAL_MIN:g}, 2 s / (lambda N))): the interval whose "
+        "rollback equals the checkpoint stall",
+        inputs={
+            "overridden": workload.checkpoint_interval_min is not None,
+            "gpus": plan.gpus,
+            "checkpoint_stall_share": stall,
+            "failures_per_gpu_hour": restart.failures_per_gpu_hour,
+        },
+        source="Young 1974 (optimum checkpoint interval); Daly 2006; " + SRC_GOODPUT,
+    )
     section.put(
         key="failure_loss_share",
-        value=restart.failure_loss(plan.gpus),
+        value=restart.failure_loss(plan.gpus, stall),
         unit="share",
         formula="lambda x N x (restart + checkpoint interval / 2)",
         inputs={
             "gpus": plan.gpus,
             "failures_per_gpu_hour": restart.failures_per_gpu_hour,
             "restart_min": restart.restart_min,
-            "checkpoint_interval_min": restart.checkpoint_interval_min,
+            "checkpoint_interval_min": interval,
         },
         source=SRC_GOODPUT,
     )

@@ -91,7 +91,8 @@ class Workload:
     arrival: str = "steady"
     # storage
     dataset_tb: float | None = None
-    checkpoint_interval_min: float = 60.0
+    # None: balanced for the run's scale (goodput.balanced_interval_min)
+    checkpoint_interval_min: float | None = None
     checkpoint_stall_share: float = 0.02
     checkpoints_kept: int = 3
     # goodput: the era's restart practice and its overrides (``goodput``)
@@ -147,7 +148,7 @@ INFERENCE_LOAD = (
 LATENCY_TARGETS = (NumberField("ttft_ms"), NumberField("tpot_ms"))
 STORAGE_FIELDS = (
     NumberField("dataset_tb", allow_zero=True),
-    NumberField("checkpoint_interval_min", default=60.0),
+    NumberField("checkpoint_interval_min"),
     NumberField("checkpoint_stall_share", maximum=0.5, default=0.02),
     NumberField("checkpoints_kept", integer=True, default=3),
 )

@@ -163,7 +163,7 @@ def goodput_case(catalog, case: dict) -> float | None:
     inputs, metric = case["inputs"], case["metric"]
     gpus = (inputs.get("hardware") or {}).get("num_gpus")
     if metric == "effective_training_time_pct" and gpus:
-        practice = practice_of(_era(inputs), None, None, 60.0)
+        practice = practice_of(_era(inputs), None, None, None)
         return 100.0 * practice.goodput(gpus, 0.02)
     if metric == "unexpected_job_interruptions_in_window" and gpus:
         return LLAMA3_FAILURES_PER_GPU_HOUR * gpus * inputs["window_days"] * 24.0

@@ -2,7 +2,7 @@ import pytest
 
 from sizing.engine import estimate
 from sizing.engine.efficiency import goodput, training_efficiency
-from sizing.engine.goodput import practice_of
+from sizing.engine.goodput import balanced_interval_min, practice_of
 
 
 def test_days_and_gpu_hours_follow_from_flops_peak_mfu_and_goodput(catalog, make):
@@ -244,3 +244,34 @@ def test_training_attention_flops_follow_each_layers_span(
     from sizing.engine.model import attention_flops_per_token
 
     assert attention_flops_per_token(catalog.presets[preset], seq_len) == expected
+
+
+def test_the_checkpoint_interval_is_balanced_for_the_scale():
+    """Young's optimum: the rollback (tau / 2 per failure) equals the checkpoint stall
+    s: tau = 2 s / (lambda N). Llama 3 405B on 16,384 H100 (section 3.3.4: 419
+    unexpected interruptions in 54 days, "higher than 90 % effective training time"):
+    lambda N = 0.3233 an hour, tau = 2 x 0.02 / 0.3233 h = 7.42 min, goodput
+    0.98 / (1 + 0.3233 x (10 + 3.71) / 60) = 0.98 / 1.07388 = 0.91258."""
+    rate = 419 / (16384 * 54 * 24)
+    assert balanced_interval_min(rate, 16384, 0.02) == pytest.approx(7.423, abs=1e-3)
+    practice = practice_of("automated", None, None, None)
+    assert practice.goodput(16384, 0.02) == pytest.approx(0.91258, abs=1e-5)
+    # below about 2,000 GPUs the 60-minute default holds; a buyer's interval wins
+    assert balanced_interval_min(rate, 1024, 0.02) == 60.0
+    assert practice_of("automated", None, None, 30.0).interval_min(16384, 0.02) == 30
+
+
+def test_the_storage_is_sized_for_the_interval_the_goodput_assumed(catalog, make):
+    w = make(
+        kind="training", model={"preset": "llama-3.1-405b"}, tokens_b=15_000,
+        gpu_count=16384, seq_len=8192,
+    )  # fmt: skip
+    r = estimate(w, catalog, "h100-sxm-80gb")
+    interval = r.training["checkpoint_interval_min"]
+    assert interval == pytest.approx(7.423, abs=0.01)
+    # 14 B x 405.9 B params = 5,682 GB written in 2 % of 7.42 min = 8.9 s: 638 GB/s
+    assert r.storage["checkpoint_gb"] == pytest.approx(5682, abs=1)
+    assert r.storage["checkpoint_write_gbs"] == pytest.approx(
+        r.storage["checkpoint_gb"] / (0.02 * interval * 60), rel=1e-6
+    )
+    assert 500 < r.storage["checkpoint_write_gbs"] < 2000  # Llama 3: 2 TB/s sustained
