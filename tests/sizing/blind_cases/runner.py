@@ -361,3 +361,30 @@ def table(catalog, cases: list[dict]) -> dict[str, dict]:
         row["median_ratio"] = math.exp(logs[len(logs) // 2]) if logs else None
         row["max_ratio"] = math.exp(logs[-1]) if logs else None
     return out
+
+
+def worse_than_measured(rows: dict, measured: dict) -> list:
+    """Categories whose median, worst factor or hits are worse than recorded."""
+    worse = []
+    for category, (median, worst, hits) in measured.items():
+        row = rows[category]
+        if (
+            row["median_ratio"] > median + 0.005
+            or row["max_ratio"] > worst + 0.005
+            or row["within"] < hits
+        ):
+            worse.append((category, row))
+    return worse
+
+
+def misses_and_unmapped(rows: dict, cases: list[dict]) -> tuple[set, set]:
+    """(cases outside their published tolerance, cases the engine has no output for)."""
+    by_id = {c["id"]: c for c in cases}
+    misses = {
+        case_id
+        for row in rows.values()
+        for case_id, r in row["ratios"].items()
+        if not within(by_id[case_id], r)
+    }
+    unmapped = {case_id for row in rows.values() for case_id in row["unmapped"]}
+    return misses, unmapped
