@@ -287,7 +287,7 @@ FORMULA_WORDS: dict[str, Any] = {
         "The fewest GPUs that carry the load within the targets (0: no count does)"
     ),
     "inference.tpot_ms": _(
-        "Decode step + the batch's prefill work spread over the output tokens (in a burst only the prompts behind it: (B − 1) ÷ 2 of them)"
+        "Decode step + the batch's prefill work spread over the output tokens (in a burst only the prompts prefilled after its first token: B − the tokens before it ÷ L)"
     ),
     "inference.decode_step_ms": _(
         "Per pipeline stage: the dense weight GEMMs (the larger of compute at the measured GEMM efficiency and bytes read ÷ 70 % of the memory bandwidth), the routed experts, attention × the barrier of the slowest attention rank, and the collectives, plus a fixed overhead per layer"

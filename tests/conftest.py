@@ -67,7 +67,7 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("services") or item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.xdist_group("services"))
-            if grouped and "@" not in item.nodeid:
+            if grouped and not item.nodeid.endswith("@services"):  # xdist: last @
                 item._id = coerce_node_id(f"{item.nodeid}@services")
 
 

@@ -97,8 +97,10 @@ class InferencePlan:
 
 def _batch_cap(max_batch: int, needs: ServingNeeds, share: int | None = None) -> int:
     cap = max(1, min(max_batch, MAX_BATCH))
-    if needs.required_concurrency and not needs.required_rps:
-        cap = min(cap, share or needs.required_concurrency)  # no need to batch beyond
+    if share is not None:
+        cap = min(cap, share)  # a count given: a replica runs at most its share
+    elif needs.required_concurrency and not needs.required_rps:
+        cap = min(cap, needs.required_concurrency)  # no need to batch beyond
     return cap
 
 
@@ -156,7 +158,7 @@ def _plan_layout(w: Workload, cost: LayoutCost) -> InferencePlan:
         # the count given cannot hold its share within the targets: report the
         # latency at the share (at most what memory holds), not at a smaller batch
         batch = max(1, min(share, max_batch))
-        meets = cost.within_targets(batch)
+        meets = cost.within_targets(batch, share if share > batch else None)
     tpot_s = cost.tpot_s(batch)
     rps_per_replica = batch / cost.turnover_s(batch)
     replicas = _replicas(w, needs, layout, batch, rps_per_replica)

@@ -34,6 +34,7 @@ from .moe_cost import (
 )
 from .parallelism import COLLECTIVE_EFFICIENCY, Fabric
 from .serving_latency import (
+    burst_prefill_tokens,
     layer_overhead_s,
     prefill_chunks,
     ttft_at_batch_s,
@@ -172,7 +173,7 @@ class LayoutCost:
             needs.context_tokens, needs.prefill_chunk_tokens
         )
         self._steps: dict[int, float] = {}
-        self._ttfts: dict[int, float] = {}
+        self._ttfts: dict[tuple[int, int], float] = {}
 
     # ------------------------------------------------------------------ memory
 
@@ -258,8 +259,10 @@ class LayoutCost:
             needs.weights.experts, needs.weights.active_experts, context
         )
         read_s = p * (self.fixed_read_bytes + self.expert_read_bytes * touched)
-        latency = max(compute_s, read_s / rates.decode_bytes_per_s) + comm_s
-        return latency, (attention_s + ffn_s) / (g * p)
+        self.prefill_alone_s = (
+            max(compute_s, read_s / rates.decode_bytes_per_s) + comm_s
+        )
+        return compute_s + comm_s, (attention_s + ffn_s) / (g * p)
 
     def _imbalance(self, tokens: float) -> float:
         """Busiest expert-parallel GPU over the mean at ``tokens`` per step."""
@@ -360,8 +363,14 @@ class LayoutCost:
     def tpot_s(self, batch: int) -> float:
         """Time per output token with the batch's prefills interleaved into decoding:
         all the others' when requests arrive steadily, those behind it in a burst
-        ((batch - 1) / 2 on average, serving_latency)."""
-        others = batch if self.needs.arrival == "steady" else (batch - 1) / 2.0
+        (B - the prompt tokens before its first token / L, serving_latency)."""
+        others = float(batch)
+        if self.needs.arrival == "burst":
+            # the prompts prefilled after its first token: B - (tokens before it) / L
+            before = burst_prefill_tokens(
+                batch, self.needs.context_tokens, PREFILL_CHUNK_TOKENS
+            )
+            others = max(0.0, batch - before / max(self.needs.context_tokens, 1))
         return (
             self.decode_step_s(batch)
             + others * self.prefill_work_s / self.needs.output_tokens
@@ -403,8 +412,9 @@ class LayoutCost:
         return ttft
 
     def _burst_ttft(self, batch: int, requests: int, request_s: float) -> float:
+        # no running decodes share the first step: its prefill alone, weights read
         return ttft_burst_s(
-            prefill_s=self.prefill_latency_s,
+            prefill_s=self.prefill_alone_s,
             prefill_work_s=self.prefill_work_s,
             context_tokens=self.needs.context_tokens,
             step_tokens=PREFILL_CHUNK_TOKENS,
@@ -414,8 +424,11 @@ class LayoutCost:
             request_s=request_s,
         )
 
-    def within_targets(self, batch: int) -> bool:
+    def within_targets(self, batch: int, requests: int | None = None) -> bool:
+        """TPOT and TTFT within the targets at ``batch`` (in a burst of ``requests``,
+        the waves before it included)."""
         tpot_ms, ttft_ms = self.needs.tpot_ms, self.needs.ttft_ms
         if tpot_ms is not None and self.tpot_s(batch) * 1e3 > tpot_ms:
             return False
-        return not (ttft_ms is not None and self.ttft_s(batch) * 1e3 > ttft_ms)
+        ttft = self.ttft_s(batch, requests)
+        return not (ttft_ms is not None and ttft * 1e3 > ttft_ms)

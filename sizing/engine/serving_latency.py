@@ -28,7 +28,8 @@
   all B x L (one step when B x L <= M: TensorRT-LLM's static batch of 64 x 128-token
   prompts gives every request the whole batch's prefill, 102 ms for GPT-J 6B on an
   H100, docs/source/blogs/H100vsA100.md). The prefills of the requests behind it then
-  interleave into its decode: on average (B - 1) / 2 of them, half the steady figure.
+  interleave into its decode: B - (tokens before it) / L of them (none when the
+  burst fits one step).
   Requests beyond the batch the replica holds wait for earlier waves to finish (wave j
   starts after j request times).
 """

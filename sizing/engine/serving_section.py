@@ -267,8 +267,8 @@ def _waits(section: Section, sized: SizedWorkload, inputs: dict) -> None:
         value=plan.tpot_s * 1e3,
         unit="ms",
         formula=(
-            "decode step + (batch - 1) / 2 x prefill work / output tokens (the "
-            "prompts behind it in the burst)"
+            "decode step + (batch - burst_prefill_tokens / context) x prefill work / "
+            "output tokens (the prompts prefilled after its first token)"
             if burst
             else "decode step + batch x "
             "prefill work / output tokens (prefills interleaved into decoding)"

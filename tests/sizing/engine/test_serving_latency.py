@@ -5,6 +5,7 @@ import math
 
 import pytest
 
+from sizing.engine import estimate
 from sizing.engine.serving_latency import (
     LAYER_OVERHEAD_S,
     burst_prefill_tokens,
@@ -215,3 +216,88 @@ def test_one_request_on_two_gpus_runs_on_one_tensor_parallel_replica(catalog, ma
     assert plan.tpot_s * 1e3 == pytest.approx(18.91, rel=0.15)
     # the delivered rate is one request's: 1 / TPOT roughly, not 2 / TPOT
     assert plan.tokens_per_second < 1.05 / plan.tpot_s
+
+
+def test_a_count_a_concurrency_and_a_rate_together_keep_each_replica_at_its_share(
+    catalog, make
+):
+    """8 GPUs, 8 concurrent requests and 2,000 tokens/s: a replica runs at most its
+    share of the requests (it was sized at 375 and its rate divided by that batch's
+    turnover, 85 tokens/s with a false "below target")."""
+    w = make(
+        kind="inference",
+        model={"preset": "llama-3.1-8b"},
+        precision="bf16",
+        context_tokens=1000,
+        output_tokens=200,
+        gpu_count=8,
+        concurrent_requests=8,
+        tokens_per_second=2000,
+    )
+    r = estimate(w, catalog, "h100-sxm-80gb")
+    plan = r.inference
+    assert plan["batch_per_replica"] <= plan["concurrency_per_replica"]
+    assert plan["tokens_per_second"] >= 2000
+    assert "throughput_below_target" not in {b.code for b in r.bottlenecks}
+
+
+def test_the_waves_of_a_burst_count_against_the_ttft_target(catalog, make):
+    """400 prompts of 8,000 tokens at once on one H100: the replica holds fewer, the
+    rest wait for waves, and the TTFT shown (waves included) is the one judged."""
+    plan = _serve(
+        catalog,
+        make,
+        "h100-sxm-80gb",
+        model={"preset": "llama-3.1-8b"},
+        context_tokens=8000,
+        output_tokens=500,
+        concurrent_requests=400,
+        gpu_count=1,
+        arrival="burst",
+        ttft_ms=20_000,
+        tpot_ms=200,
+    )
+    assert plan.batch_per_replica < 400
+    assert plan.ttft_s * 1e3 > 20_000
+    assert not plan.meets_latency
+
+
+def test_a_burst_that_fits_one_prefill_step_decodes_without_prefill_interference(
+    catalog, make
+):
+    """64 x 128 tokens are one 8,192-token step: every prompt is prefilled before any
+    token is decoded, so TPOT is the decode step alone (the TTFT already waited for
+    all 64 prompts)."""
+    gptj = dict(
+        layers=28, hidden_size=4096, attention_heads=16, kv_heads=16, head_dim=256,
+        ffn_hidden_size=16384, vocab_size=50400, gated_ffn=False, params_b=6.05,
+    )  # fmt: skip
+    plan = _serve(
+        catalog,
+        make,
+        "h100-sxm-80gb",
+        model=gptj,
+        precision="fp8",
+        context_tokens=128,
+        output_tokens=128,
+        concurrent_requests=64,
+        gpu_count=1,
+        arrival="burst",
+    )
+    assert plan.tpot_s == pytest.approx(plan.decode_step_s)
+
+
+def test_a_lone_short_prompt_reads_its_weights_once(catalog, make):
+    """Steady arrivals, one request of 32 tokens: its prefill rides one step with the
+    decode step that reads the weights; the weights are not read again in a floor."""
+    plan = _serve(
+        catalog,
+        make,
+        "h200-sxm-141gb",
+        model={"preset": "llama-3.1-8b"},
+        context_tokens=32,
+        output_tokens=128,
+        concurrent_requests=1,
+    )
+    assert plan.ttft_s == pytest.approx(plan.prefill_s + plan.decode_step_s)
+    assert plan.prefill_s < 0.5 * plan.decode_step_s  # 32 tokens of compute
