@@ -168,7 +168,9 @@ class LayoutCost:
         self.copy_bytes = routed_copy_bytes(m.hidden_size, m.expert_ffn_size)
         self.collective = self._layer_collective(fabric)
         self.stage_collective = self.collective.scaled(m.layers / p)
-        self.prefill_latency_s, self.prefill_work_s = self._prefill()
+        self.prefill_latency_s, self.prefill_work_s, self.prefill_alone_s = (
+            self._prefill()
+        )
         self.prefill_chunks = prefill_chunks(
             needs.context_tokens, needs.prefill_chunk_tokens
         )
@@ -236,9 +238,11 @@ class LayoutCost:
         volume = m.attention_heads * latent * 2.0 * (ranks - 1) / ranks
         return Collective(2.0 * link.latency_s, 0.0, volume / link.bytes_per_s)
 
-    def _prefill(self) -> tuple[float, float]:
-        """(latency of one request's prefill, replica time it consumes when many are
-        batched). Attention runs on the request's attention rank, FFNs on the stage."""
+    def _prefill(self) -> tuple[float, float, float]:
+        """(latency of one request's prefill beside running decodes, replica time it
+        consumes when many are batched, latency of a step of prefill alone: at least
+        its weights read). Attention runs on the request's attention rank, FFNs on the
+        stage."""
         needs, rates, layout = self.needs, self.rates, self.layout
         p, g, tp = layout.pipeline, layout.stage_gpus, layout.attention_tensor
         context = needs.context_tokens
@@ -259,10 +263,8 @@ class LayoutCost:
             needs.weights.experts, needs.weights.active_experts, context
         )
         read_s = p * (self.fixed_read_bytes + self.expert_read_bytes * touched)
-        self.prefill_alone_s = (
-            max(compute_s, read_s / rates.decode_bytes_per_s) + comm_s
-        )
-        return compute_s + comm_s, (attention_s + ffn_s) / (g * p)
+        alone_s = max(compute_s, read_s / rates.decode_bytes_per_s) + comm_s
+        return compute_s + comm_s, (attention_s + ffn_s) / (g * p), alone_s
 
     def _imbalance(self, tokens: float) -> float:
         """Busiest expert-parallel GPU over the mean at ``tokens`` per step."""

@@ -26,6 +26,21 @@ VLLM_CI_LATENCY = [
 ]
 
 
+# TensorRT-LLM v0.5's static batch: GPT-J 6B (config.json), FP8 on one H100, 64 prompts
+# of 128 tokens, 128 out (docs/source/blogs/H100vsA100.md)
+GPTJ_STATIC_BATCH = dict(
+    model=dict(
+        layers=28, hidden_size=4096, attention_heads=16, kv_heads=16, head_dim=256,
+        ffn_hidden_size=16384, vocab_size=50400, gated_ffn=False, params_b=6.05,
+    ),
+    precision="fp8",
+    context_tokens=128,
+    output_tokens=128,
+    concurrent_requests=64,
+    gpu_count=1,
+)  # fmt: skip
+
+
 def _serve(catalog, make, accelerator, **body):
     w = make(kind="inference", **body)
     return size_workload(w, catalog.accelerators[accelerator], catalog).inference
@@ -175,20 +190,8 @@ def test_a_static_batch_gets_its_first_tokens_after_the_whole_prefill(catalog, m
     Throughput & Min Latency"; a calibration row of the first blind set). The 64
     prompts fill one 8,192-token prefill step, so each waits for all of them; the
     steady model waited for its own prompt only (7.7 ms)."""
-    gptj = dict(
-        layers=28, hidden_size=4096, attention_heads=16, kv_heads=16, head_dim=256,
-        ffn_hidden_size=16384, vocab_size=50400, gated_ffn=False, params_b=6.05,
-    )  # fmt: skip
-    body = dict(
-        model=gptj,
-        precision="fp8",
-        context_tokens=128,
-        output_tokens=128,
-        concurrent_requests=64,
-        gpu_count=1,
-    )
-    steady = _serve(catalog, make, "h100-sxm-80gb", **body)
-    burst = _serve(catalog, make, "h100-sxm-80gb", arrival="burst", **body)
+    steady = _serve(catalog, make, "h100-sxm-80gb", **GPTJ_STATIC_BATCH)
+    burst = _serve(catalog, make, "h100-sxm-80gb", arrival="burst", **GPTJ_STATIC_BATCH)
     assert burst.batch_per_replica == steady.batch_per_replica == 64
     assert burst.ttft_s * 1e3 == pytest.approx(102, rel=0.15)
     assert steady.ttft_s * 1e3 < 20
@@ -268,22 +271,7 @@ def test_a_burst_that_fits_one_prefill_step_decodes_without_prefill_interference
     """64 x 128 tokens are one 8,192-token step: every prompt is prefilled before any
     token is decoded, so TPOT is the decode step alone (the TTFT already waited for
     all 64 prompts)."""
-    gptj = dict(
-        layers=28, hidden_size=4096, attention_heads=16, kv_heads=16, head_dim=256,
-        ffn_hidden_size=16384, vocab_size=50400, gated_ffn=False, params_b=6.05,
-    )  # fmt: skip
-    plan = _serve(
-        catalog,
-        make,
-        "h100-sxm-80gb",
-        model=gptj,
-        precision="fp8",
-        context_tokens=128,
-        output_tokens=128,
-        concurrent_requests=64,
-        gpu_count=1,
-        arrival="burst",
-    )
+    plan = _serve(catalog, make, "h100-sxm-80gb", arrival="burst", **GPTJ_STATIC_BATCH)
     assert plan.tpot_s == pytest.approx(plan.decode_step_s)
 
 
