@@ -62,6 +62,20 @@ def run(repeat: int = 50) -> list[tuple[str, float, str]]:
         },
         catalog,
     )
+    # GPUStack's burst: 1,000 ShareGPT-like requests at once, drained by the longest
+    burst = workload_from_dict(
+        {
+            "kind": "inference",
+            "model": {"preset": "deepseek-r1"},
+            "precision": "fp8",
+            "context_tokens": 219,
+            "output_tokens": 201,
+            "concurrent_requests": 1000,
+            "gpu_count": 8,
+            "arrival": "burst",
+        },
+        catalog,
+    )
     acc = catalog.accelerators["h100-sxm-80gb"]
     meta_405b = workload_from_dict(
         {
@@ -95,6 +109,11 @@ def run(repeat: int = 50) -> list[tuple[str, float, str]]:
         (
             "estimate_inference_h100",
             _median_ms(lambda: estimate(inference, catalog, "h100-sxm-80gb"), repeat),
+            "ms",
+        ),
+        (
+            "estimate_inference_burst_deepseek_r1_h200",
+            _median_ms(lambda: estimate(burst, catalog, "h200-sxm-141gb"), repeat),
             "ms",
         ),
         (

@@ -274,8 +274,11 @@ FORMULA_WORDS: dict[str, Any] = {
     "inference.burst_prefill_tokens": _(
         "A burst's prompts are prefilled together in steps of at most 8,192 tokens; a request waits on average for (B + 1) × L ÷ 2 + (8,192 ÷ 2) × (B − 1) ÷ B prompt tokens, at most all B × L"
     ),
+    "inference.burst_makespan_s": _(
+        "All prefills + the full-batch phase while requests queue ((N − B) × mean output × step ÷ B) + the drain: mean output × the integral of the step time as the B running requests finish (exponential lengths: the last ends after about ln B + 0.58 means)"
+    ),
     "inference.layer_overhead_ms": _(
-        "Layers × 40 µs: the fixed time of a decode step's kernel boundaries, whatever the batch"
+        "Layers × 40 µs (about 12 kernels of ~3.3 µs each) + MoE layers × 5 more kernels (router, top-k, sort, quantise, un-permute) × the same floor: the fixed time of a decode step's kernel boundaries, whatever the batch"
     ),
     "inference.concurrency_served": _(
         "Replicas × the largest batch within the latency targets (at most each replica's share of the load)"
@@ -299,7 +302,7 @@ FORMULA_WORDS: dict[str, Any] = {
         "The dense peak at the weight precision (FP8/FP4 weights without such tensor cores run at the BF16 peak)"
     ),
     "inference.tokens_per_second": _(
-        "Replicas × batch ÷ TPOT (output tokens of the whole deployment at the latency target)"
+        "Replicas × requests each replica serves per second × output tokens: running requests ÷ (output × decode step + batch × prefill work); in a burst of varied output lengths, its requests ÷ the time to finish the burst"
     ),
     "inference.requests_per_second": _("Tokens per second ÷ output tokens per request"),
     "inference.batch_per_replica": _(
@@ -334,13 +337,13 @@ FORMULA_WORDS: dict[str, Any] = {
         "Load of the busiest expert-parallel GPU ÷ the mean: 1 + √(2 ln GPUs) × √(routing skew² × GPUs ÷ experts + GPUs ÷ routed tokens); the skew term vanishes with expert load balancing"
     ),
     "inference.grouped_gemm_efficiency": _(
-        "Tokens per expert ÷ (those tokens padded to whole 64-row tiles, 8 below 64, + the 384-row fill of each expert's weight pipeline)"
+        "Roofline time of the real tokens ÷ modelled time: the slower of the padded rows' compute (64-row tiles, 8 below 64, × the busiest GPU's imbalance) and the touched experts' weight stream, + 1.25 × that stream (the serving frameworks' grouped-GEMM loss)"
     ),
     "inference.attention_barrier": _(
         "Slowest data-parallel attention rank ÷ the mean, which every MoE layer waits for: 1 + √(2 ln ranks) ÷ √(requests per rank)"
     ),
     "inference.expert_step_ms": _(
-        "Routed experts per decode step: the larger of their grouped GEMMs (at that efficiency, × the imbalance) and reading the touched experts, plus the permute, activation and combine traffic of every routed token (7 × hidden + 9 × expert width bytes)"
+        "Routed experts per decode step: the slower of their grouped GEMMs' padded rows (× the imbalance) and the stream of the touched experts' weights, + 1.25 × that stream, plus the permute, activation and combine traffic of every routed token (7 × hidden + 9 × expert width bytes)"
     ),
     "inference.layer_collective_ms": _(
         "One layer's collectives at the plan's batch; MoE dispatch + combine send each token to its k experts (3 bytes per value), over NVLink inside the node and RDMA between nodes at the bandwidths DeepEP measures (77 % and 86 % of the links')"

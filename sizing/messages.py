@@ -302,6 +302,7 @@ QUANTITY_LABELS: dict[str, Any] = {
     "inference.burst_prefill_tokens": _(
         "Prompt tokens prefilled before the first token"
     ),
+    "inference.burst_makespan_s": _("Time to finish the burst"),
     "inference.decode_step_ms": _("Decode step"),
     "inference.layer_overhead_ms": _("Fixed overhead per decode step"),
     "inference.concurrency_per_replica": _("Concurrent requests per replica"),

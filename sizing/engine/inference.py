@@ -72,6 +72,8 @@ class InferencePlan:
     gpus_needed: int | None = None
     single_request_meets: bool = True  # one request alone meets the targets
     batch_within_targets: int = 0  # the largest batch per replica within the targets
+    # a burst of varied output lengths: the time one replica takes to serve its share
+    burst_makespan_s: float | None = None
 
     @property
     def concurrency_served(self) -> int:
@@ -160,13 +162,19 @@ def _plan_layout(w: Workload, cost: LayoutCost) -> InferencePlan:
         batch = max(1, min(share, max_batch))
         meets = cost.within_targets(batch, share if share > batch else None)
     tpot_s = cost.tpot_s(batch)
-    rps_per_replica = batch / cost.turnover_s(batch)
+    # with a count and a concurrency given the rate is at each replica's share (the
+    # rate at a full batch would be unused; in a burst of varied lengths it costs a
+    # drain)
+    rps_per_replica = 0.0
+    if share is None:
+        rps_per_replica = cost.served_per_s(batch, batch)
     replicas = _replicas(w, needs, layout, batch, rps_per_replica)
+    per_replica = float(batch)
     if share is not None:
         # a count given: only the requests there are run (1 request on 2 replicas
         # keeps one idle), so the delivered rate is at the concurrency, not beyond it
-        active = min(replicas * batch, needs.required_concurrency or 0)
-        rps_per_replica = active / replicas / cost.turnover_s(batch)
+        per_replica = (needs.required_concurrency or 0) / replicas
+        rps_per_replica = cost.served_per_s(batch, per_replica)
     weights = needs.weights
     micro_batch = math.ceil(batch / layout.pipeline)
     return InferencePlan(
@@ -208,7 +216,17 @@ def _plan_layout(w: Workload, cost: LayoutCost) -> InferencePlan:
         concurrency_per_replica=share,
         single_request_meets=single_meets,
         batch_within_targets=within,
+        burst_makespan_s=_burst_makespan(needs, per_replica, rps_per_replica),
     )
+
+
+def _burst_makespan(
+    needs: ServingNeeds, per_replica: float, rps_per_replica: float
+) -> float | None:
+    """A burst of varied output lengths: its share over the rate it is served at."""
+    if needs.arrival != "burst" or needs.output_lengths != "varied":
+        return None
+    return max(per_replica, 1.0) / rps_per_replica if rps_per_replica else None
 
 
 def _request_latency_s(plan: InferencePlan, w: Workload) -> float:

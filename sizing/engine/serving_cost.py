@@ -29,11 +29,14 @@ from .moe_cost import (
     attention_barrier,
     dispatch_combine_s,
     expert_load_imbalance,
-    grouped_gemm_rows,
+    grouped_gemm_efficiency,
+    grouped_gemm_s,
+    padded_rows,
     routed_copy_bytes,
 )
 from .parallelism import COLLECTIVE_EFFICIENCY, Fabric
 from .serving_latency import (
+    burst_makespan_s,
     burst_prefill_tokens,
     layer_overhead_s,
     prefill_chunks,
@@ -276,45 +279,52 @@ class LayoutCost:
             self.needs.expert_load_balancing,
         )
 
-    def expert_s(self, tokens: int) -> float:
-        """Routed experts of one stage at ``tokens`` per step (``moe_cost``): the
-        grouped GEMMs at tile efficiency and the busiest GPU's share, against the
-        touched experts' bytes, plus the routed copies' permute/SwiGLU/combine
-        traffic."""
+    def _expert_parts(self, tokens: int) -> tuple[float, float, float, float]:
+        """(compute of the real routed tokens, compute of their padded rows on the
+        busiest GPU, stream of the touched experts' weights, permute/SwiGLU/combine
+        traffic) of one stage at ``tokens`` per step, in seconds."""
         needs, rates, layout = self.needs, self.rates, self.layout
         weights = needs.weights
-        if not weights.experts:
-            return 0.0
         p, g = layout.pipeline, layout.stage_gpus
         copies = tokens * weights.active_experts
         imbalance = self._imbalance(tokens)
         touched = experts_touched(weights.experts, weights.active_experts, tokens)
-        rows = touched / g * grouped_gemm_rows(copies / touched, imbalance)
-        expert_params = needs.routed_active_params / weights.active_experts
-        compute_s = 2.0 * rows * expert_params / (p * rates.gemm_flops_per_s)
-        memory_s = self.expert_read_bytes * touched / rates.decode_bytes_per_s
+        per_expert = copies / touched
+        expert_flops = 2.0 * needs.routed_active_params / weights.active_experts
+        per_gpu = touched / g * expert_flops / (p * rates.gemm_flops_per_s)
+        real_s = per_gpu * per_expert
+        padded_s = per_gpu * imbalance * padded_rows(per_expert)
+        stream_s = self.expert_read_bytes * touched / rates.decode_bytes_per_s
         traffic = copies / g * imbalance * self.copy_bytes * weights.moe_layers / p
-        return max(compute_s, memory_s) + traffic / rates.decode_bytes_per_s
+        return real_s, padded_s, stream_s, traffic / rates.decode_bytes_per_s
+
+    def expert_s(self, tokens: int) -> float:
+        """Routed experts of one stage at ``tokens`` per step (``moe_cost``): the
+        grouped GEMMs (padded rows at the busiest GPU's share against the touched
+        experts' weight stream, with the frameworks' stream loss), plus the routed
+        copies' permute/SwiGLU/combine traffic."""
+        if not self.needs.weights.experts:
+            return 0.0
+        _, padded_s, stream_s, traffic_s = self._expert_parts(tokens)
+        return grouped_gemm_s(padded_s, stream_s) + traffic_s
 
     def moe_terms(self, batch: int) -> dict[str, float]:
         """The MoE loss terms at ``batch`` requests per replica (for the explanation):
         busiest expert GPU over the mean, grouped-GEMM efficiency, DP-attention
         barrier, routed-expert time per decode step, one layer's dispatch + combine."""
         tokens = math.ceil(batch / self.layout.pipeline)
-        weights = self.needs.weights
-        if not weights.experts:
+        if not self.needs.weights.experts:
             return {}
-        copies = tokens * weights.active_experts
-        touched = experts_touched(weights.experts, weights.active_experts, tokens)
         barrier = attention_barrier(tokens / self.dp, self.dp)
         per_layer = self.collective.latency_s + self.collective.per_rank_token_s * (
             math.ceil(tokens / self.dp)
         )
+        real_s, padded_s, stream_s, _ = self._expert_parts(tokens)
         return {
             "expert_imbalance": self._imbalance(tokens),
-            "grouped_gemm_efficiency": copies
-            / touched
-            / grouped_gemm_rows(copies / touched),
+            "grouped_gemm_efficiency": grouped_gemm_efficiency(
+                real_s, padded_s, stream_s
+            ),
             "attention_barrier": barrier,
             "expert_step_s": self.expert_s(tokens) * self.layout.pipeline,
             "layer_collective_s": per_layer,
@@ -358,7 +368,7 @@ class LayoutCost:
             pipeline = self.layout.pipeline
             stage = self.stage_s(math.ceil(batch / pipeline))
             step = pipeline * stage + (pipeline - 1) * PIPELINE_HOP_S
-            step += layer_overhead_s(self.m.layers)
+            step += layer_overhead_s(self.m.layers, self.needs.weights.moe_layers)
             self._steps[batch] = step
         return step
 
@@ -386,6 +396,22 @@ class LayoutCost:
             self.needs.output_tokens * self.decode_step_s(batch)
             + batch * self.prefill_work_s
         )
+
+    def served_per_s(self, batch: int, requests: float) -> float:
+        """Requests one replica holding ``batch`` serves per second when ``requests``
+        are its share: in a burst of varied output lengths, all of them over the
+        burst's makespan (the longest outputs drain it, serving_latency); otherwise
+        the running ones (at most the batch) per turnover."""
+        if self.needs.arrival == "burst" and self.needs.output_lengths == "varied":
+            span = burst_makespan_s(
+                requests=max(requests, 1.0),
+                batch=batch,
+                mean_output=self.needs.output_tokens,
+                step_s=self.decode_step_s,
+                prefill_work_s=self.prefill_work_s,
+            )
+            return max(requests, 1.0) / span
+        return min(requests, batch) / self.turnover_s(batch)
 
     def ttft_s(self, batch: int, requests: int | None = None) -> float:
         """A request joining ``batch`` running ones: queueing, its prefill chunks and
@@ -420,7 +446,9 @@ class LayoutCost:
             prefill_work_s=self.prefill_work_s,
             context_tokens=self.needs.context_tokens,
             step_tokens=PREFILL_CHUNK_TOKENS,
-            step_overhead_s=layer_overhead_s(self.m.layers),
+            step_overhead_s=layer_overhead_s(
+                self.m.layers, self.needs.weights.moe_layers
+            ),
             batch=batch,
             requests=requests,
             request_s=request_s,

@@ -115,6 +115,7 @@ class ServingNeeds:
     tpot_ms: float | None
     expert_load_balancing: bool = False
     arrival: str = "steady"  # serving_latency.ARRIVALS
+    output_lengths: str = "varied"  # serving_latency.OUTPUT_LENGTHS
 
     @property
     def linear_params(self) -> float:
@@ -183,6 +184,7 @@ def serving_needs(w: Workload) -> ServingNeeds:
         tpot_ms=w.tpot_ms,
         expert_load_balancing=w.expert_load_balancing,
         arrival=w.arrival,
+        output_lengths=w.output_lengths,
     )
 
 

@@ -8,17 +8,26 @@ from .memory import CUDA_GRAPH_BYTES, GB, RUNTIME_CONTEXT_BYTES
 from .moe_cost import (
     A2A_NVLINK_EFFICIENCY,
     A2A_RDMA_EFFICIENCY,
-    GROUPED_GEMM_HALF_M,
+    GROUPED_GEMM_STREAM_LOSS,
+    MOE_LAYER_EXTRA_KERNELS,
     ROUTING_SKEW_CV,
 )
-from .serving_latency import LAYER_OVERHEAD_S, burst_prefill_tokens
+from .serving_latency import (
+    DENSE_LAYER_KERNELS,
+    KERNEL_FLOOR_S,
+    LAYER_OVERHEAD_S,
+    burst_prefill_tokens,
+    layer_overhead_s,
+)
 from .serving_needs import ETA_COMPUTE, ETA_MEM, PREFILL_CHUNK_TOKENS
 from .sized_workload import SizedWorkload
 
 SRC_SERVING = "sizing-formulas section 9; docs/methodology.md (serving)"
 SRC_MOE = (
-    "TensorRT-LLM v1.0 perf-overview MoE tables (calibration); LMSYS, SGLang "
-    "large-scale EP on 96 H100, 2025-05-05 (validation); DeepEP README"
+    "TensorRT-LLM v1.0 perf-overview MoE tables and the second blind set's odd half "
+    "(calibration; its even half validates); LMSYS, SGLang large-scale EP on 96 "
+    "H100, 2025-05-05 (EPLB ablation); DeepGEMM README at 989c9e3 (kernel bound); "
+    "DeepEP README"
 )
 SRC_MEMORY_BUDGET = (
     "vLLM --gpu-memory-utilization (default 0.9); nvidia-smi reported MiB; Kwon et "
@@ -33,6 +42,10 @@ SRC_BURST = (
     "vLLM max_num_batched_tokens, TensorRT-LLM max_num_tokens, SGLang "
     "chunked_prefill_size (8192); TensorRT-LLM docs/source/blogs/H100vsA100.md (GPT-J "
     "6B, 64 x 128-token static batch, first token 102 ms; calibration row)"
+)
+SRC_BURST_DRAIN = (
+    "expected maximum of n exponentials (harmonic number H_n); GPUStack performance "
+    "lab, ShareGPT bursts of 1,000 requests (second blind set, both halves)"
 )
 SRC_LAYOUT = (
     "DeepSeek-V3 report section 3.4 (EP, DP attention); SGLang --enable-dp-attention, "
@@ -140,8 +153,11 @@ def _moe_losses(section: Section, sized: SizedWorkload) -> None:
         key="grouped_gemm_efficiency",
         value=moe["grouped_gemm_efficiency"],
         unit="share",
-        formula="m / (m padded to 64-row tiles (8 below 64) + "
-        f"{GROUPED_GEMM_HALF_M:g}), m = tokens per touched expert and step",
+        formula="max(compute of the m real rows, weight stream) / [max(compute of "
+        "the rows padded to 64-row tiles (8 below 64) x imbalance, weight stream) + "
+        f"{GROUPED_GEMM_STREAM_LOSS:g} x weight stream], m = tokens per touched "
+        f"expert and step, weight stream = touched experts' bytes / ({ETA_MEM} x "
+        "HBM BW)",
         inputs=inputs,
         source=SRC_MOE,
     )
@@ -189,17 +205,22 @@ def _latency(section: Section, sized: SizedWorkload) -> None:
         "HBM BW)) + routed experts (expert_step_ms) + attention x barrier + "
         "collectives] per stage; bytes = attention / t + (dense FFN + shared experts "
         "+ head) / g + own requests' KV / KV divisor"
-        f"; + layers x {LAYER_OVERHEAD_S * 1e6:.0f} us fixed overhead per layer",
+        "; + the fixed overhead per step (layer_overhead_ms)",
         inputs=inputs,
         source=SRC_SERVING,
     )
+    model = sized.workload.model
+    moe_layers = model.moe_layers if model.is_moe else 0
     section.put(
         key="layer_overhead_ms",
-        value=sized.workload.model.layers * LAYER_OVERHEAD_S * 1e3,
+        value=layer_overhead_s(model.layers, moe_layers) * 1e3,
         unit="ms",
-        formula=f"layers x {LAYER_OVERHEAD_S * 1e6:.0f} us (about 12 kernels per "
-        "decoder layer x ~3.5 us floor each, CUDA graphs)",
-        inputs={"layers": sized.workload.model.layers},
+        formula=f"layers x {LAYER_OVERHEAD_S * 1e6:.0f} us (about "
+        f"{DENSE_LAYER_KERNELS} kernels per decoder layer x ~"
+        f"{KERNEL_FLOOR_S * 1e6:.1f} us floor each, CUDA graphs) + MoE layers x "
+        f"{MOE_LAYER_EXTRA_KERNELS} more kernels (router, top-k, sort, quantise, "
+        "un-permute) x the same floor",
+        inputs={"layers": model.layers, "moe_layers": moe_layers},
         source=SRC_LATENCY,
     )
     section.put(
@@ -285,10 +306,14 @@ def _serving_capacity(section: Section, sized: SizedWorkload) -> None:
         key="tokens_per_second",
         value=plan.tokens_per_second,
         unit="tokens/s",
-        formula="replicas x batch / TPOT (output tokens, whole deployment, at the SLO)",
+        formula="replicas x requests served per second per replica x output tokens; "
+        "per replica: running requests / (output x decode step + batch x prefill "
+        "work), in a burst of varied output lengths its requests / "
+        "burst_makespan_s (whole deployment, at the SLO)",
         inputs={"replicas": plan.replicas},
         source="sizing-formulas pitfall 9 (size at the SLO)",
     )
+    _burst_makespan(section, sized)
     section.put(
         key="requests_per_second",
         value=plan.requests_per_second,
@@ -350,6 +375,28 @@ def _serving_capacity(section: Section, sized: SizedWorkload) -> None:
         inputs={},
         source=SRC_LAYOUT,
     )
+
+
+def _burst_makespan(section: Section, sized: SizedWorkload) -> None:
+    """A burst of varied output lengths: the time a replica takes to serve it."""
+    plan = sized.inference
+    assert plan is not None
+    if plan.burst_makespan_s is not None:
+        section.put(
+            key="burst_makespan_s",
+            value=plan.burst_makespan_s,
+            unit="s",
+            formula="N x prefill work + (N - B) x mean output x step(B) / B + mean "
+            "output x integral_0^H_B step(max(1, B e^-x)) dx, H_B = ln B + 0.5772 + "
+            "1 / 2B; N = requests per replica, B = batch (output lengths "
+            "exponential around the mean, ASSUMED)",
+            inputs={
+                "batch": plan.batch_per_replica,
+                "output": sized.workload.output_tokens,
+                "output_lengths": sized.workload.output_lengths,
+            },
+            source=SRC_BURST_DRAIN,
+        )
 
 
 def _weights_and_cache(section: Section, sized: SizedWorkload) -> None:

@@ -37,11 +37,17 @@ from .catalog import Accelerator, ModelArch
 from .model import attention_flops_per_token, param_breakdown
 from .moe_cost import (
     A2A_NVLINK_EFFICIENCY,
-    GROUPED_GEMM_HALF_M,
     ROUTED_COPY_FFN_BYTES,
     ROUTED_COPY_HIDDEN_BYTES,
     tile_efficiency,
 )
+
+# Fill and drain of a training GEMM's weight pipeline, in rows: 384, the serving
+# calibration's grouped-GEMM fill of sizing-2.2 to 2.4, kept for training because the
+# step shares of tests/sizing/engine/test_training_calibration.py were chosen with it.
+# At training's thousands of tokens per GEMM it costs 2-5 %; serving now charges small
+# grouped GEMMs by their weight stream instead (moe_cost.GROUPED_GEMM_STREAM_LOSS).
+TRAINING_GEMM_FILL_ROWS = 384.0
 
 MATMUL_CEILING = {
     "a100": 0.87,
@@ -111,9 +117,9 @@ def _gemm_s(
     m_tokens: float, k: float, n: float, flops_s: float, bw: float, value_b: float
 ) -> float:
     """One GEMM on the roofline: compute (its rows padded to the 64-row MMA tile, and
-    the weight pipeline's fill and drain worth GROUPED_GEMM_HALF_M rows) or bytes,
+    the weight pipeline's fill and drain worth TRAINING_GEMM_FILL_ROWS rows) or bytes,
     whichever binds."""
-    rows = tile_efficiency(m_tokens) * m_tokens / (m_tokens + GROUPED_GEMM_HALF_M)
+    rows = tile_efficiency(m_tokens) * m_tokens / (m_tokens + TRAINING_GEMM_FILL_ROWS)
     compute = 2.0 * m_tokens * k * n / flops_s / rows
     memory = ((m_tokens * k + k * n) * value_b + m_tokens * n * BYTES_16) / bw
     return max(compute, memory)

@@ -27,7 +27,7 @@ from .goodput import RESTART_PRACTICES, RestartPractice, practice_of
 from .memory import DEFAULT_GPU_MEMORY_FRACTION
 from .model import QUANT_SCOPES, default_quant_scope
 from .model_input import model_from_dict
-from .serving_latency import ARRIVALS
+from .serving_latency import ARRIVALS, OUTPUT_LENGTHS
 from .training_input import (
     DEFAULT_GLOBAL_BATCH_TOKENS,
     TRAINING_PRECISIONS,
@@ -89,6 +89,10 @@ class Workload:
     # how the concurrent requests arrive (serving_latency.ARRIVALS): "steady" users
     # arriving independently, or a "burst" arriving at once (a batch job)
     arrival: str = "steady"
+    # whether the requests' output lengths vary around output_tokens (real traffic,
+    # chat datasets) or are all the same (synthetic benchmarks): a burst's makespan
+    # waits for its longest outputs when they vary (serving_latency.OUTPUT_LENGTHS)
+    output_lengths: str = "varied"
     # storage
     dataset_tb: float | None = None
     # None: balanced for the run's scale (goodput.balanced_interval_min)
@@ -234,6 +238,9 @@ def _inference_values(
         "gpu_memory_fraction": _memory_fraction(data, path),
         "expert_load_balancing": read_bool(data, "expert_load_balancing", path, False),
         "arrival": read_choice(data, "arrival", path, ARRIVALS, "steady"),
+        "output_lengths": read_choice(
+            data, "output_lengths", path, OUTPUT_LENGTHS, "varied"
+        ),
     }
     if not any(values[field.name] for field in INFERENCE_LOAD):
         values["concurrent_requests"] = 1  # no load given: one request at a time

@@ -40,6 +40,13 @@ class Arrival(models.TextChoices):
     BURST = "burst", _("Burst: all arrive at once (a batch job)")
 
 
+class OutputLengths(models.TextChoices):
+    """Whether output lengths vary (engine.serving_latency.OUTPUT_LENGTHS)."""
+
+    VARIED = "varied", _("Varied around the mean (real traffic, chat datasets)")
+    FIXED = "fixed", _("All the same length (synthetic benchmarks)")
+
+
 class WorkloadQuerySet(models.QuerySet):
     def for_procurement(self, procurement: Procurement) -> WorkloadQuerySet:
         return self.filter(procurement=procurement)
@@ -145,6 +152,17 @@ class Workload(models.Model):
             "the prompts before it; steady users queue one prefill at a time."
         ),
     )
+    output_lengths = models.CharField(
+        _("output lengths"),
+        max_length=10,
+        choices=OutputLengths.choices,
+        default=OutputLengths.VARIED,
+        blank=True,  # empty: varied
+        help_text=_(
+            "Serving in a burst: with varied lengths the longest outputs decide when "
+            "the batch finishes, so the burst takes longer than its mean request."
+        ),
+    )
     dataset_tb = models.FloatField(_("dataset (TB)"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -189,6 +207,7 @@ class Workload(models.Model):
             data["gpu_memory_fraction"] = self.gpu_memory_fraction
             data["expert_load_balancing"] = self.expert_load_balancing
             data["arrival"] = self.arrival or Arrival.STEADY
+            data["output_lengths"] = self.output_lengths or OutputLengths.VARIED
         return data
 
 

@@ -58,6 +58,7 @@ WORKLOAD_FIELDS = (
     "gpu_memory_fraction",
     "expert_load_balancing",
     "arrival",
+    "output_lengths",
     "dataset_tb",
 )
 

@@ -460,3 +460,80 @@ def test_estimate_api_takes_a_burst_and_explains_its_prefill_wait(client, catalo
     )
     assert bad.status_code == 400
     assert "workload.arrival" in str(bad.json())
+
+
+def test_output_lengths_are_a_workload_input_that_drains_a_burst(
+    api_for, it_lead, procurement, client, catalog
+):
+    """Whether outputs vary is stored, reaches the engine, and is explained: a burst of
+    varied lengths reports its makespan; an unknown value is a 400 on the field."""
+    url = f"/api/v1/procurements/{procurement.pk}/workloads/"
+    body = {
+        "name": "offline batch",
+        "kind": "inference",
+        "model_preset": "llama-3.1-8b",
+        "concurrent_requests": 256,
+        "context_tokens": 512,
+        "output_tokens": 256,
+        "arrival": "burst",
+    }
+    api = api_for(it_lead)
+    default = api.post(url, body, format="json")
+    assert default.status_code == 201, default.json()
+    assert default.json()["output_lengths"] == "varied"
+    bad = api.post(url, {**body, "output_lengths": "random"}, format="json")
+    assert bad.status_code == 400 and "output_lengths" in bad.json()
+    assert Workload.objects.count() == 1
+    fixed = api.post(url, {**body, "output_lengths": "fixed"}, format="json")
+    assert fixed.status_code == 201, fixed.json()
+    engine = Workload.objects.get(pk=fixed.json()["id"]).to_engine_dict()
+    assert engine["output_lengths"] == "fixed"
+
+    def estimate(lengths):
+        response = client.post(
+            ESTIMATE,
+            {
+                "workload": {
+                    "kind": "inference",
+                    "model": {"preset": "llama-3.1-8b"},
+                    "concurrent_requests": 256,
+                    "context_tokens": 512,
+                    "output_tokens": 256,
+                    "gpu_count": 1,
+                    "arrival": "burst",
+                    "output_lengths": lengths,
+                },
+                "accelerator": "h100-sxm-80gb",
+            },
+            content_type="application/json",
+        )
+        assert response.status_code == 200, response.json()
+        return response.json()
+
+    varied, same = estimate("varied"), estimate("fixed")
+    rows = {e["quantity"]: e for e in varied["explanation"]}
+    span = rows["inference.burst_makespan_s"]["value"]
+    # 256 requests x 256 tokens over the makespan is the delivered rate
+    assert varied["inference"]["tokens_per_second"] == pytest.approx(
+        256 * 256 / span, rel=1e-6
+    )
+    assert "inference.burst_makespan_s" not in {
+        e["quantity"] for e in same["explanation"]
+    }
+    assert (
+        varied["inference"]["tokens_per_second"]
+        < same["inference"]["tokens_per_second"]
+    )
+    refused = client.post(
+        ESTIMATE,
+        {
+            "workload": {
+                "kind": "inference",
+                "model": {"preset": "llama-3.1-8b"},
+                "output_lengths": "long",
+            }
+        },
+        content_type="application/json",
+    )
+    assert refused.status_code == 400
+    assert "workload.output_lengths" in str(refused.json())

@@ -409,3 +409,4 @@ def test_workload_form_offers_the_memory_fraction_and_load_balancing(
     assert "推理引擎显存占用比例" in html
     assert "专家并行负载均衡" in html
     assert 'name="arrival"' in html and "突发：全部同时到达" in html
+    assert 'name="output_lengths"' in html and "围绕均值变化" in html

@@ -194,6 +194,7 @@ def _serving(catalog, case: dict) -> dict | None:
         concurrent_requests=concurrency,
         gpu_count=(inputs.get("hardware") or {}).get("num_gpus"),
         arrival=arrival_of(inputs),
+        output_lengths=output_lengths_of(inputs),
     )
     result = estimate(workload_from_dict(body, catalog), catalog, acc)
     return result.inference
@@ -213,6 +214,13 @@ def arrival_of(inputs: dict) -> str:
     if str(inputs.get("request_rate")) == "inf" and prompts and concurrency:
         return "burst" if prompts <= concurrency else "steady"
     return "steady"
+
+
+def output_lengths_of(inputs: dict) -> str:
+    """ "fixed" when the case gives the output length as a number (a synthetic
+    benchmark's fixed length); "varied" for a dataset (ShareGPT, sglang's random
+    lengths), described in words with its mean."""
+    return "fixed" if isinstance(inputs.get("output_tokens"), int | float) else "varied"
 
 
 def _count(value) -> int | None:

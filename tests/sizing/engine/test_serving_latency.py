@@ -2,13 +2,20 @@
 interference, queueing, and the load split over the replicas of a GPU count given."""
 
 import math
+import random
+import statistics
 
 import pytest
 
 from sizing.engine import estimate
 from sizing.engine.serving_latency import (
+    KERNEL_FLOOR_S,
     LAYER_OVERHEAD_S,
+    burst_makespan_s,
     burst_prefill_tokens,
+    drain_s,
+    expected_longest,
+    layer_overhead_s,
     mean_wave,
     prefill_chunks,
     queue_wait_s,
@@ -289,3 +296,78 @@ def test_a_lone_short_prompt_reads_its_weights_once(catalog, make):
     )
     assert plan.ttft_s == pytest.approx(plan.prefill_s + plan.decode_step_s)
     assert plan.prefill_s < 0.5 * plan.decode_step_s  # 32 tokens of compute
+
+
+def test_the_drain_of_a_burst_at_a_constant_step_is_the_longest_output():
+    # the expected maximum of 1,000 exponential lengths: H_1000 = ln 1000 + 0.5772 +
+    # 1 / 2000 = 7.48547 means; at 20 ms a step and a mean of 200 tokens the last
+    # request ends after 200 x 7.48547 x 0.02 = 29.942 s
+    assert expected_longest(1000) == pytest.approx(7.48547, abs=1e-5)
+    assert drain_s(lambda b: 0.02, 1000, 200) == pytest.approx(29.942, abs=1e-3)
+    # 1,500 requests on a batch of 1,000: 1.5 s of prefill work, 500 completions at
+    # 1,000 / (200 x 0.02) per second = 2 s, then the drain
+    span = burst_makespan_s(
+        requests=1500,
+        batch=1000,
+        mean_output=200,
+        step_s=lambda b: 0.02,
+        prefill_work_s=0.001,
+    )
+    assert span == pytest.approx(1.5 + 2.0 + 29.942, abs=1e-3)
+
+
+def test_the_drain_agrees_with_a_simulated_burst():
+    # 200 requests, exponential outputs of mean 60, a step of 2 ms + 20 us per running
+    # request: the mean of 300 simulated makespans (each step at the requests still
+    # running) against the integral
+    def step(batch):
+        return 2e-3 + 20e-6 * batch
+
+    rng = random.Random(21)
+    spans = []
+    for _ in range(300):
+        lengths = sorted(math.ceil(rng.expovariate(1 / 60)) for _ in range(200))
+        total, running, i = 0.0, 200, 0
+        for s in range(1, lengths[-1] + 1):
+            total += step(running)
+            while i < len(lengths) and lengths[i] <= s:
+                i, running = i + 1, running - 1
+        spans.append(total)
+    assert drain_s(step, 200, 60) == pytest.approx(statistics.mean(spans), rel=0.05)
+
+
+def test_moe_layers_add_their_kernels_to_the_step_overhead():
+    # 94 layers, all MoE: 94 x 40 us + 94 x 5 x 40 / 12 us = 3.76 + 1.5667 ms
+    assert KERNEL_FLOOR_S == pytest.approx(40e-6 / 12)
+    assert layer_overhead_s(94, 94) == pytest.approx(3.76e-3 + 94 * 5 * 40e-6 / 12)
+    assert layer_overhead_s(32) == pytest.approx(32 * LAYER_OVERHEAD_S)
+
+
+def test_a_burst_of_varied_lengths_takes_longer_than_one_of_fixed_lengths(
+    catalog, make
+):
+    # GPUStack's 1,000 ShareGPT requests (mean 219 in, 201 out) at once on 8 x H200:
+    # with varied lengths the longest outputs drain the batch, so fewer tokens per s
+    def served(lengths):
+        w = make(
+            kind="inference",
+            model={"preset": "deepseek-r1"},
+            precision="fp8",
+            context_tokens=219,
+            output_tokens=201,
+            concurrent_requests=1000,
+            gpu_count=8,
+            arrival="burst",
+            output_lengths=lengths,
+        )
+        return size_workload(
+            w, catalog.accelerators["h200-sxm-141gb"], catalog
+        ).inference
+
+    varied, fixed = served("varied"), served("fixed")
+    assert varied.burst_makespan_s is not None and fixed.burst_makespan_s is None
+    assert varied.tokens_per_second < 0.6 * fixed.tokens_per_second
+    # the makespan is the replica's share over its rate: 1,000 x 201 tokens
+    assert varied.burst_makespan_s == pytest.approx(
+        1000 * 201 / varied.tokens_per_second, rel=1e-9
+    )
