@@ -275,7 +275,7 @@ FORMULA_WORDS: dict[str, Any] = {
         "A burst's prompts are prefilled together in steps of at most 8,192 tokens; a request waits on average for (B + 1) × L ÷ 2 + (8,192 ÷ 2) × (B − 1) ÷ B prompt tokens, at most all B × L"
     ),
     "inference.burst_makespan_s": _(
-        "All prefills + the full-batch phase while requests queue ((N − B) × mean output × step ÷ B) + the drain: mean output × the integral of the step time as the B running requests finish (exponential lengths: the last ends after about ln B + 0.58 means)"
+        "All prefills + the full-batch phase while requests queue ((N − B) × mean output × step ÷ B) + the drain: mean output × the integral of the step time as the B running requests finish, until the longest output of all n requests running on the replicas ends (exponential lengths: after about ln n + 0.58 means)"
     ),
     "inference.layer_overhead_ms": _(
         "Layers × 40 µs (about 12 kernels of ~3.3 µs each) + MoE layers × 5 more kernels (router, top-k, sort, quantise, un-permute) × the same floor: the fixed time of a decode step's kernel boundaries, whatever the batch"

@@ -72,8 +72,10 @@ class InferencePlan:
     gpus_needed: int | None = None
     single_request_meets: bool = True  # one request alone meets the targets
     batch_within_targets: int = 0  # the largest batch per replica within the targets
-    # a burst of varied output lengths: the time one replica takes to serve its share
+    # a burst of varied output lengths: the time the deployment takes to serve it
+    # (its longest output ends it), and the requests each replica carries
     burst_makespan_s: float | None = None
+    burst_requests_per_replica: float | None = None
 
     @property
     def concurrency_served(self) -> int:
@@ -169,12 +171,12 @@ def _plan_layout(w: Workload, cost: LayoutCost) -> InferencePlan:
     if share is None:
         rps_per_replica = cost.served_per_s(batch, batch)
     replicas = _replicas(w, needs, layout, batch, rps_per_replica)
-    per_replica = float(batch)
-    if share is not None:
+    per_replica = _requests_per_replica(cost, share, batch, replicas)
+    if share is not None or cost.drains_bursts:
         # a count given: only the requests there are run (1 request on 2 replicas
-        # keeps one idle), so the delivered rate is at the concurrency, not beyond it
-        per_replica = (needs.required_concurrency or 0) / replicas
-        rps_per_replica = cost.served_per_s(batch, per_replica)
+        # keeps one idle), so the delivered rate is at the concurrency, not beyond it;
+        # a burst of varied lengths waits for the longest output of all replicas
+        rps_per_replica = cost.served_per_s(batch, per_replica, replicas)
     weights = needs.weights
     micro_batch = math.ceil(batch / layout.pipeline)
     return InferencePlan(
@@ -216,17 +218,28 @@ def _plan_layout(w: Workload, cost: LayoutCost) -> InferencePlan:
         concurrency_per_replica=share,
         single_request_meets=single_meets,
         batch_within_targets=within,
-        burst_makespan_s=_burst_makespan(needs, per_replica, rps_per_replica),
+        burst_makespan_s=(
+            cost.burst_span_s(batch, per_replica, replicas)
+            if cost.drains_bursts
+            else None
+        ),
+        burst_requests_per_replica=per_replica if cost.drains_bursts else None,
     )
 
 
-def _burst_makespan(
-    needs: ServingNeeds, per_replica: float, rps_per_replica: float
-) -> float | None:
-    """A burst of varied output lengths: its share over the rate it is served at."""
-    if needs.arrival != "burst" or needs.output_lengths != "varied":
-        return None
-    return max(per_replica, 1.0) / rps_per_replica if rps_per_replica else None
+def _requests_per_replica(
+    cost: LayoutCost, share: int | None, batch: int, replicas: int
+) -> float:
+    """Requests each replica carries: with a count given, the concurrency over its
+    replicas (fewer than one when replicas outnumber requests, more than the batch
+    when they queue); in a burst of varied lengths without a count, its share of the
+    concurrency (at most the batch); else the batch."""
+    concurrency = cost.needs.required_concurrency
+    if share is not None:
+        return (concurrency or 0) / replicas
+    if cost.drains_bursts and concurrency:
+        return min(float(batch), concurrency / replicas)
+    return float(batch)
 
 
 def _request_latency_s(plan: InferencePlan, w: Workload) -> float:

@@ -397,20 +397,30 @@ class LayoutCost:
             + batch * self.prefill_work_s
         )
 
-    def served_per_s(self, batch: int, requests: float) -> float:
+    @property
+    def drains_bursts(self) -> bool:
+        """A burst of varied output lengths: its longest outputs set its makespan."""
+        return self.needs.arrival == "burst" and self.needs.output_lengths == "varied"
+
+    def burst_span_s(self, batch: int, requests: float, replicas: int = 1) -> float:
+        """Makespan of a burst of varied output lengths on one of ``replicas``
+        replicas holding ``batch``, ``requests`` of it each (serving_latency)."""
+        return burst_makespan_s(
+            requests=requests,
+            batch=batch,
+            mean_output=self.needs.output_tokens,
+            step_s=self.decode_step_s,
+            prefill_work_s=self.prefill_work_s,
+            replicas=replicas,
+        )
+
+    def served_per_s(self, batch: int, requests: float, replicas: int = 1) -> float:
         """Requests one replica holding ``batch`` serves per second when ``requests``
-        are its share: in a burst of varied output lengths, all of them over the
-        burst's makespan (the longest outputs drain it, serving_latency); otherwise
-        the running ones (at most the batch) per turnover."""
-        if self.needs.arrival == "burst" and self.needs.output_lengths == "varied":
-            span = burst_makespan_s(
-                requests=max(requests, 1.0),
-                batch=batch,
-                mean_output=self.needs.output_tokens,
-                step_s=self.decode_step_s,
-                prefill_work_s=self.prefill_work_s,
-            )
-            return max(requests, 1.0) / span
+        are its share: in a burst of varied output lengths, its share over the
+        burst's makespan; otherwise the running ones (at most the batch) per
+        turnover."""
+        if self.drains_bursts:
+            return requests / self.burst_span_s(batch, requests, replicas)
         return min(requests, batch) / self.turnover_s(batch)
 
     def ttft_s(self, batch: int, requests: int | None = None) -> float:

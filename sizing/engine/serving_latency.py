@@ -85,14 +85,24 @@ def expected_longest(requests: float) -> float:
     return math.log(requests) + EULER_GAMMA + 1.0 / (2.0 * requests)
 
 
-def drain_s(step_s: Callable[[int], float], batch: int, mean_output: float) -> float:
+def drain_s(
+    step_s: Callable[[int], float],
+    batch: int,
+    mean_output: float,
+    longest_of: float | None = None,
+) -> float:
     """Decode time until the last of ``batch`` running requests with exponential
-    remaining lengths of ``mean_output`` ends: mean x integral_0^H_B step(max(1,
-    ceil(B e^-x))) dx, by Simpson's rule on DRAIN_POINTS intervals (within 0.2 % of a
-    4,096-interval sum on affine and saturating step curves, B = 4 to 1,000)."""
+    remaining lengths of ``mean_output`` ends: mean x integral_0^H step(max(1,
+    ceil(B e^-x))) dx, H = H_n for the ``longest_of`` = n requests whose longest ends
+    the burst (default: the batch; a deployment of R replicas waits for the longest of
+    all R x B, its last replica running one request meanwhile). Simpson's rule on
+    DRAIN_POINTS intervals: within 0.25 % of a 4,096-interval sum on affine and
+    saturating step curves for B = 4 to 1,000 (for B of 2-4 the ceiling keeps a
+    request counted a little longer than a simulated burst does)."""
     if batch < 1 or mean_output <= 0:
         return 0.0
-    width = expected_longest(batch) / DRAIN_POINTS
+    horizon = expected_longest(longest_of if longest_of else batch)
+    width = horizon / DRAIN_POINTS
     steps = [
         step_s(max(1, math.ceil(batch * math.exp(-i * width))))
         for i in range(DRAIN_POINTS + 1)
@@ -108,16 +118,21 @@ def burst_makespan_s(
     mean_output: float,
     step_s: Callable[[int], float],
     prefill_work_s: float,
+    replicas: int = 1,
 ) -> float:
-    """A burst of ``requests`` with varied (exponential) output lengths on a replica
-    holding ``batch``: every prefill, the full-batch phase while requests queue
-    ((requests - B) completions at B / (mean x step(B)) per second), then the drain."""
-    running = max(1, min(batch, math.ceil(requests)))
-    queued = max(0.0, requests - running)
+    """A burst with varied (exponential) output lengths on one of ``replicas``
+    replicas holding ``batch``, ``requests`` of it on this one: every prefill, the
+    full-batch phase while requests queue ((requests - B) completions at B / (mean x
+    step(B)) per second), then the drain until the deployment's longest output ends
+    (the longest of min(all requests, replicas x B))."""
+    busy = max(requests, 1.0)  # a replica with a request (fewer than one on average)
+    running = max(1, min(batch, math.ceil(busy)))
+    queued = max(0.0, busy - running)
+    longest_of = max(1.0, min(requests * replicas, float(running * replicas)))
     return (
-        requests * prefill_work_s
+        busy * prefill_work_s
         + queued * mean_output * step_s(running) / running
-        + drain_s(step_s, running, mean_output)
+        + drain_s(step_s, running, mean_output, longest_of)
     )
 
 

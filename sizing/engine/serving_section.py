@@ -387,10 +387,13 @@ def _burst_makespan(section: Section, sized: SizedWorkload) -> None:
             value=plan.burst_makespan_s,
             unit="s",
             formula="N x prefill work + (N - B) x mean output x step(B) / B + mean "
-            "output x integral_0^H_B step(max(1, B e^-x)) dx, H_B = ln B + 0.5772 + "
-            "1 / 2B; N = requests per replica, B = batch (output lengths "
-            "exponential around the mean, ASSUMED)",
+            "output x integral_0^H step(max(1, ceil(B e^-x))) dx, H = ln n + 0.5772 "
+            "+ 1 / 2n for the n = min(all requests, replicas x B) whose longest "
+            "output ends the burst; N = requests per replica, B = batch (output "
+            "lengths exponential around the mean, ASSUMED)",
             inputs={
+                "requests_per_replica": plan.burst_requests_per_replica,
+                "replicas": plan.replicas,
                 "batch": plan.batch_per_replica,
                 "output": sized.workload.output_tokens,
                 "output_lengths": sized.workload.output_lengths,

@@ -513,7 +513,9 @@ def test_output_lengths_are_a_workload_input_that_drains_a_burst(
     varied, same = estimate("varied"), estimate("fixed")
     rows = {e["quantity"]: e for e in varied["explanation"]}
     span = rows["inference.burst_makespan_s"]["value"]
-    # 256 requests x 256 tokens over the makespan is the delivered rate
+    assert rows["inference.burst_makespan_s"]["inputs"]["requests_per_replica"] == 256
+    assert rows["inference.burst_makespan_s"]["inputs"]["output_lengths"] == "varied"
+    # the headline rate is the explained makespan's: 256 requests x 256 tokens
     assert varied["inference"]["tokens_per_second"] == pytest.approx(
         256 * 256 / span, rel=1e-6
     )

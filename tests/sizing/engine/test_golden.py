@@ -42,6 +42,13 @@ CASES = {
         "h100-sxm-80gb",
         None,
     ),
+    "inference_burst_qwen3_30b_varied_h100": (
+        [{"kind": "inference", "model": {"preset": "qwen3-30b-a3b"},
+          "concurrent_requests": 600, "context_tokens": 220, "output_tokens": 200,
+          "gpu_count": 2, "arrival": "burst"}],
+        "h100-sxm-80gb",
+        None,
+    ),
     "inference_deepseek_v3_h20_cn": (
         [{"kind": "inference", "model": {"preset": "deepseek-v3"},
           "tokens_per_second": 2000, "ttft_ms": 2000, "tpot_ms": 80,

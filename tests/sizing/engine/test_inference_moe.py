@@ -172,7 +172,7 @@ def test_qwen3_235b_fp8_64_requests_of_32k(catalog, make, accelerator, gpus):
     # 2 x 622,329,856) / 8 = 1.688 + 28.543 = 30.23 GB; 32 requests per rank x 6.308 /
     # 4 = 50.47 GB -> 82 GB of 119.90 (H200) or 81.33 (H20: 30.23 + 0.17 + 50.47 fits).
     # H100: 67.62 - 30.23 < 50.47 -> 16 GPUs. Whatever layout is fastest (8 stages of
-    # PP on the H20 since sizing-2.5.0: 64 x 6.308 / 8 = the same 50.47 GB), each GPU
+    # PP on the H20 since sizing-2.5: 64 x 6.308 / 8 = the same 50.47 GB), each GPU
     # holds its attention ranks' requests over min(TP, 4 KV heads), per stage.
     r = estimate(_serve(make, "qwen3-235b-a22b"), catalog, accelerator)
     assert r.gpu_count == gpus

@@ -36,7 +36,7 @@ the second blind set, and:
    NVLink. The blog gives no batch: modelled at 256 sequences per GPU (the H100 run's),
    EP64 inside the 72-GPU NVLink domain.
 
-Errors at sizing-2.5.0 (predicted / published):
+Errors at sizing-2.5 (predicted / published):
 - calibration, 39 rows: median 1.14, median |log error| 0.143, range 0.80-1.71 (at
   sizing-2.4.0, with a 384-row fill of compute per touched expert: 1.03, 0.156,
   0.62-1.63; before the MoE terms: median 2.02, range 1.19-3.78); FP8 Hopper rows (25)
@@ -260,7 +260,7 @@ def test_kernel_bound_matches_deepgemm_measured_grouped_gemms(catalog, make):
         compute_s = 2.0 * groups * padded_rows(m) * n * k / rates.gemm_flops_per_s
         stream_s = groups * n * k / rates.decode_bytes_per_s  # FP8: 1 B per weight
         ratios.append(kernel_bound_s(compute_s, stream_s) / measured_s)
-    # measured at sizing-2.5.0: 0.84-1.28, median 0.96 (the model's kernel is the best kernel's)
+    # measured at sizing-2.5: 0.84-1.28, median 0.96 (the model's kernel is the best kernel's)
     assert 0.8 < min(ratios) and max(ratios) < 1.35
     assert 0.9 < statistics.median(ratios) < 1.15
 

@@ -8,6 +8,8 @@ import statistics
 import pytest
 
 from sizing.engine import estimate
+from sizing.engine.platform import fabric_for, server_for
+from sizing.engine.serving_cost import LayoutCost
 from sizing.engine.serving_latency import (
     KERNEL_FLOOR_S,
     LAYER_OVERHEAD_S,
@@ -21,6 +23,8 @@ from sizing.engine.serving_latency import (
     queue_wait_s,
     ttft_at_batch_s,
 )
+from sizing.engine.serving_layout import ServingLayout
+from sizing.engine.serving_needs import device_rates, serving_needs
 from sizing.engine.sized_workload import size_workload
 
 # vLLM CI "Latency tests" (benchmarks/benchmark_latency.py): input 32 tokens, output
@@ -343,31 +347,107 @@ def test_moe_layers_add_their_kernels_to_the_step_overhead():
     assert layer_overhead_s(32) == pytest.approx(32 * LAYER_OVERHEAD_S)
 
 
+def test_a_deployment_waits_for_the_longest_output_of_all_its_replicas():
+    # 4 replicas of 250, 100 tokens on average, 10 ms a step, no prefill: the longest
+    # of all 1,000 ends the burst, H_1000 = 7.48547 -> 7.485 s (one replica alone:
+    # H_250 = 5.5215 + 0.5772 + 0.002 = 6.1007 -> 6.101 s)
+    def span(requests, replicas):
+        return burst_makespan_s(
+            requests=requests,
+            batch=250,
+            mean_output=100,
+            step_s=lambda b: 0.01,
+            prefill_work_s=0.0,
+            replicas=replicas,
+        )
+
+    assert span(250, 4) == pytest.approx(7.4855, abs=1e-3)
+    assert span(250, 1) == pytest.approx(6.1007, abs=1e-3)
+    # 1 request over 4 replicas: its own length, H_1 = 1 mean -> 1.0 s
+    assert span(0.25, 4) == pytest.approx(1.0)
+
+
+def _burst(make, lengths, **body):
+    return make(
+        kind="inference",
+        arrival="burst",
+        output_lengths=lengths,
+        **body,
+    )
+
+
 def test_a_burst_of_varied_lengths_takes_longer_than_one_of_fixed_lengths(
     catalog, make
 ):
     # GPUStack's 1,000 ShareGPT requests (mean 219 in, 201 out) at once on 8 x H200:
     # with varied lengths the longest outputs drain the batch, so fewer tokens per s
-    def served(lengths):
-        w = make(
-            kind="inference",
-            model={"preset": "deepseek-r1"},
-            precision="fp8",
-            context_tokens=219,
-            output_tokens=201,
-            concurrent_requests=1000,
-            gpu_count=8,
-            arrival="burst",
-            output_lengths=lengths,
-        )
-        return size_workload(
-            w, catalog.accelerators["h200-sxm-141gb"], catalog
-        ).inference
-
-    varied, fixed = served("varied"), served("fixed")
+    body = dict(
+        model={"preset": "deepseek-r1"},
+        precision="fp8",
+        context_tokens=219,
+        output_tokens=201,
+        concurrent_requests=1000,
+        gpu_count=8,
+    )
+    acc = catalog.accelerators["h200-sxm-141gb"]
+    varied = size_workload(_burst(make, "varied", **body), acc, catalog).inference
+    fixed = size_workload(_burst(make, "fixed", **body), acc, catalog).inference
     assert varied.burst_makespan_s is not None and fixed.burst_makespan_s is None
     assert varied.tokens_per_second < 0.6 * fixed.tokens_per_second
-    # the makespan is the replica's share over its rate: 1,000 x 201 tokens
-    assert varied.burst_makespan_s == pytest.approx(
-        1000 * 201 / varied.tokens_per_second, rel=1e-9
+    # the makespan against an independent sum: every prefill, the queue at a full
+    # batch, then 4,096 trapezoids of the step as B e^-x requests still run
+    w = _burst(make, "varied", **body)
+    layout = ServingLayout(
+        varied.pipeline,
+        varied.stage_gpus,
+        varied.tensor,
+        varied.expert_parallel,
+        varied.decode_context,
     )
+    cost = LayoutCost(
+        w.model,
+        fabric_for(acc, server_for(acc, catalog)),
+        serving_needs(w),
+        device_rates(acc, w),
+        layout,
+    )
+    b, n = varied.batch_per_replica, 1000 / varied.replicas
+    horizon = math.log(min(1000, b * varied.replicas)) + 0.5772156649
+    horizon += 1 / (2 * min(1000, b * varied.replicas))
+    dx = horizon / 4096
+    steps = [
+        cost.decode_step_s(max(1, math.ceil(b * math.exp(-i * dx))))
+        for i in range(4097)
+    ]
+    drain = 201 * sum((steps[i] + steps[i + 1]) / 2 * dx for i in range(4096))
+    expected = n * cost.prefill_work_s + (n - b) * 201 * steps[0] / b + drain
+    assert varied.burst_makespan_s == pytest.approx(expected, rel=5e-3)
+
+
+def test_one_request_bursts_alike_whatever_its_lengths_and_fewer_than_replicas(
+    catalog, make
+):
+    # one request on 32 H100 (several replicas): an exponential length of mean L
+    # takes L steps on average, as a fixed one does; 3 requests over more replicas
+    # wait for the longest of 3 (H_3 = 1.83 means), so varied serves fewer per s
+    acc = catalog.accelerators["h100-sxm-80gb"]
+
+    def rate(lengths, concurrency):
+        w = _burst(
+            make,
+            lengths,
+            model={"preset": "llama-3.1-8b"},
+            context_tokens=512,
+            output_tokens=256,
+            concurrent_requests=concurrency,
+            gpu_count=32,
+        )
+        return size_workload(w, acc, catalog).inference
+
+    one_varied, one_fixed = rate("varied", 1), rate("fixed", 1)
+    assert one_varied.replicas > 1
+    assert one_varied.tokens_per_second == pytest.approx(
+        one_fixed.tokens_per_second, rel=0.01
+    )
+    three_varied, three_fixed = rate("varied", 3), rate("fixed", 3)
+    assert three_varied.tokens_per_second < 0.7 * three_fixed.tokens_per_second
