@@ -29,7 +29,7 @@ from .workload import Constraints, Workload
 #: Stored with every plan; changes with the outputs (tests/sizing/engine/test_golden.py,
 #: docs/architecture.md "Engine versions"): the major for a changed field of the
 #: result, the minor for a changed figure.
-ENGINE_VERSION = "sizing-2.5.1"
+ENGINE_VERSION = "sizing-2.5.2"
 
 
 def estimate(

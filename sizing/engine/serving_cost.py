@@ -179,6 +179,7 @@ class LayoutCost:
         )
         self._steps: dict[int, float] = {}
         self._ttfts: dict[tuple[int, int], float] = {}
+        self._spans: dict[tuple[int, float, int], float] = {}
 
     # ------------------------------------------------------------------ memory
 
@@ -405,14 +406,19 @@ class LayoutCost:
     def burst_span_s(self, batch: int, requests: float, replicas: int = 1) -> float:
         """Makespan of a burst of varied output lengths on one of ``replicas``
         replicas holding ``batch``, ``requests`` of it each (serving_latency)."""
-        return burst_makespan_s(
-            requests=requests,
-            batch=batch,
-            mean_output=self.needs.output_tokens,
-            step_s=self.decode_step_s,
-            prefill_work_s=self.prefill_work_s,
-            replicas=replicas,
-        )
+        key = (batch, requests, replicas)
+        span = self._spans.get(key)
+        if span is None:
+            span = burst_makespan_s(
+                requests=requests,
+                batch=batch,
+                mean_output=self.needs.output_tokens,
+                step_s=self.decode_step_s,
+                prefill_work_s=self.prefill_work_s,
+                replicas=replicas,
+            )
+            self._spans[key] = span
+        return span
 
     def served_per_s(self, batch: int, requests: float, replicas: int = 1) -> float:
         """Requests one replica holding ``batch`` serves per second when ``requests``
