@@ -4,10 +4,11 @@ do it; the page and the API."""
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import pytest
-from django.core import mail
+from django.core import mail, signing
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -23,7 +24,7 @@ from vendors.models import (
 )
 from vendors.portal import answers, invitations
 from vendors.portal.submissions import time_text
-from vendors.portal.tokens import PortalLinkError, invitation_for
+from vendors.portal.tokens import SALT, PortalLinkError, invitation_for, make_token
 
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 
@@ -133,11 +134,29 @@ def test_revoking_kills_the_link_and_a_reinvitation_sends_a_new_one(
     ]
 
 
-def test_resend_mails_the_same_link_again(procurement, buyer, deadline):
+def test_resend_mails_the_same_link_again(procurement, buyer, deadline, monkeypatch):
     invitation = _invite(procurement, buyer, vendor_name="Zebracorp")
+    # a second later (the link used to carry a timestamp, so a resend across a second
+    # boundary mailed a different link)
+    later = time.time() + 1.5
+    monkeypatch.setattr(signing.time, "time", lambda: later)
     invitations.resend(invitation, buyer, request_base_url=BASE_URL)
     assert len(mail.outbox) == 2
     assert link_in(mail.outbox[0]) == link_in(mail.outbox[1])
+
+
+def test_a_link_mailed_with_a_timed_signature_still_opens(procurement, buyer, deadline):
+    invitation = _invite(procurement, buyer, vendor_name="Zebracorp")
+    timed = signing.dumps(
+        {"i": invitation.pk, "p": procurement.pk, "n": invitation.nonce},
+        salt=SALT,
+        compress=False,
+    )
+    assert timed != make_token(invitation)
+    assert invitation_for(timed) == invitation
+    with pytest.raises(PortalLinkError) as refused:
+        invitation_for(timed[:-2] + "xx")
+    assert refused.value.code == "invalid"
 
 
 @pytest.mark.parametrize(

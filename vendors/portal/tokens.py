@@ -5,6 +5,10 @@ salt of its own, so it cannot be forged without SECRET_KEY, cannot be replayed o
 another procurement, stops working when the invitation is revoked (its nonce rotates)
 and when ``Invitation.expires_at`` has passed. `invitation_for` is the one check every
 portal page and portal API call goes through.
+
+The signature carries no timestamp (the expiry is the invitation's, not the token's), so
+the same invitation always gets the same link: a resent mail repeats the first one's.
+Links signed with a timestamp (``signing.dumps``, before 2026-12-04) are still read.
 """
 
 from __future__ import annotations
@@ -31,14 +35,22 @@ def make_token(invitation: Invitation) -> str:
         "p": invitation.procurement_id,
         "n": invitation.nonce,
     }
-    return signing.dumps(payload, salt=SALT, compress=False)
+    return signing.Signer(salt=SALT).sign_object(payload)
+
+
+def _payload(token: str):
+    """The signed payload: an untimed signature, else a link mailed with a timed one."""
+    try:
+        return signing.Signer(salt=SALT).unsign_object(token)
+    except (signing.BadSignature, ValueError):  # a timed link: "value:time:signature"
+        return signing.loads(token, salt=SALT)
 
 
 def invitation_for(token: str, *, now=None) -> Invitation:
     """The invitation a portal token stands for, or PortalLinkError."""
     try:
-        payload = signing.loads(token, salt=SALT)
-    except signing.BadSignature as error:
+        payload = _payload(token)
+    except (signing.BadSignature, ValueError) as error:
         raise PortalLinkError("invalid") from error
     if not isinstance(payload, dict):
         raise PortalLinkError("invalid")
