@@ -367,15 +367,6 @@ def test_a_deployment_waits_for_the_longest_output_of_all_its_replicas():
     assert span(0.25, 4) == pytest.approx(1.0)
 
 
-def _burst(make, lengths, **body):
-    return make(
-        kind="inference",
-        arrival="burst",
-        output_lengths=lengths,
-        **body,
-    )
-
-
 def test_a_burst_of_varied_lengths_takes_longer_than_one_of_fixed_lengths(
     catalog, make
 ):
@@ -388,15 +379,17 @@ def test_a_burst_of_varied_lengths_takes_longer_than_one_of_fixed_lengths(
         output_tokens=201,
         concurrent_requests=1000,
         gpu_count=8,
+        arrival="burst",
     )
     acc = catalog.accelerators["h200-sxm-141gb"]
-    varied = size_workload(_burst(make, "varied", **body), acc, catalog).inference
-    fixed = size_workload(_burst(make, "fixed", **body), acc, catalog).inference
+    h200 = "h200-sxm-141gb"
+    varied = _serve(catalog, make, h200, output_lengths="varied", **body)
+    fixed = _serve(catalog, make, h200, output_lengths="fixed", **body)
     assert varied.burst_makespan_s is not None and fixed.burst_makespan_s is None
     assert varied.tokens_per_second < 0.6 * fixed.tokens_per_second
     # the makespan against an independent sum: every prefill, the queue at a full
     # batch, then 4,096 trapezoids of the step as B e^-x requests still run
-    w = _burst(make, "varied", **body)
+    w = make(kind="inference", output_lengths="varied", **body)
     layout = ServingLayout(
         varied.pipeline,
         varied.stage_gpus,
@@ -430,19 +423,20 @@ def test_one_request_bursts_alike_whatever_its_lengths_and_fewer_than_replicas(
     # one request on 32 H100 (several replicas): an exponential length of mean L
     # takes L steps on average, as a fixed one does; 3 requests over more replicas
     # wait for the longest of 3 (H_3 = 1.83 means), so varied serves fewer per s
-    acc = catalog.accelerators["h100-sxm-80gb"]
 
     def rate(lengths, concurrency):
-        w = _burst(
+        return _serve(
+            catalog,
             make,
-            lengths,
+            "h100-sxm-80gb",
             model={"preset": "llama-3.1-8b"},
             context_tokens=512,
             output_tokens=256,
             concurrent_requests=concurrency,
             gpu_count=32,
+            arrival="burst",
+            output_lengths=lengths,
         )
-        return size_workload(w, acc, catalog).inference
 
     one_varied, one_fixed = rate("varied", 1), rate("fixed", 1)
     assert one_varied.replicas > 1
